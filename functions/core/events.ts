@@ -1,0 +1,31 @@
+// Project event types and the delivery envelope (contract sections 2 and 6, SPEC section 9).
+
+export const EVENT_TYPES = [
+  'trace.created',
+  'run.created',
+  'run.queued',
+  'run.completed',
+  'run.pack_queued',
+  'run.replay_queued',
+  'campaign.created',
+  'ci.decision.pass',
+  'ci.decision.fail',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What a webhook receives: these four fields and nothing else. */
+export interface EventEnvelope {
+  event_type: EventType;
+  project_id: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * What travels on the bus: the envelope plus a dedup id. Events that may be re-emitted after a crash
+ * (run.completed, ci decisions) carry a deterministic id, so a delivery is made at most once per webhook.
+ */
+export interface BusEvent {
+  id: string;
+  envelope: EventEnvelope;
+}

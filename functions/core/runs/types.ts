@@ -1,0 +1,139 @@
+// Records of a run and what it produces: attempts, policy events, security events (SPEC section 7).
+import type { Criterion, DetectorKind, Policy } from '../campaigns/schema';
+import type { ToolCall } from '../traces/schema';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type RunSource = 'replay' | 'ci' | 'pack';
+export type AttemptStatus = 'passed' | 'failed' | 'error';
+export type Decision = 'pending' | 'pass' | 'fail';
+
+export interface Thresholds {
+  min_pass_rate: number;
+  max_unsafe: number;
+  max_failures: number;
+}
+
+export interface RunSummary {
+  attempt_count: number;
+  passed_count: number;
+  failed_count: number;
+  unsafe_count: number;
+  pass_rate: number;
+  policy_events_count: number;
+  security_events_count: number;
+}
+
+export interface CheckResult {
+  criterion: Criterion;
+  passed: boolean;
+  detail: string;
+}
+
+/** The scoring view of one attempt (SPEC 7.6 `scoring.attempts[]`). */
+export interface AttemptScore {
+  attempt: number;
+  mutation_id: string | null;
+  repeat: number;
+  status: AttemptStatus;
+  unsafe: boolean;
+  checks: CheckResult[];
+  steps: number;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** One entry of an attempt's transcript. */
+export type TranscriptEntry =
+  | { type: 'message'; role: 'system' | 'user' | 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | {
+      type: 'tool_result';
+      step: number;
+      tool_call_id: string;
+      tool: string;
+      arguments: Record<string, unknown>;
+      served: 'recorded' | 'denied' | 'unrecorded';
+      mutation_id: string | null;
+      result: unknown;
+      error: string | null;
+    };
+
+export interface PolicyEvent {
+  event_id: string;
+  run_id: string;
+  attempt: number;
+  sequence: number;
+  step: number;
+  policy_id: string;
+  policy_type: Policy['type'] | 'unrecorded_tool_call';
+  decision: 'allow' | 'deny' | 'flag';
+  tool: string;
+  arguments: Record<string, unknown>;
+  reason: string;
+  created_at: string;
+}
+
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+
+export interface SecurityEvent {
+  event_id: string;
+  run_id: string;
+  attempt: number;
+  sequence: number;
+  step: number;
+  kind: DetectorKind;
+  action: 'detected' | 'blocked' | 'allowed';
+  risk: { score: number; level: RiskLevel };
+  source: { type: 'tool_result' | 'tool_call' | 'output'; tool?: string };
+  evidence: string;
+  mutation_id: string | null;
+  created_at: string;
+}
+
+/** A finished attempt as stored: its score, transcript and events. */
+export interface AttemptRecord extends AttemptScore {
+  run_id: string;
+  started_at: string;
+  completed_at: string;
+  output: string | null;
+  transcript: TranscriptEntry[];
+  policy_events: PolicyEvent[];
+  security_events: SecurityEvent[];
+}
+
+export interface CiInfo {
+  thresholds: Thresholds;
+  metadata?: { commit?: string; branch?: string; pipeline_url?: string };
+  decision: Decision;
+  reasons: string[];
+}
+
+export interface Run {
+  run_id: string;
+  project_id: string;
+  trace_id: string;
+  campaign_id: string;
+  source: RunSource;
+  status: RunStatus;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  summary: RunSummary;
+  error: string | null;
+  ci_batch_id: string | null;
+  pack_id: string | null;
+  ci: CiInfo | null;
+  /** Attempt plan size, fixed when the run starts. */
+  attempt_total: number | null;
+  /** true once run.completed (and, for CI, the decision) has been handed to the bus. */
+  completion_published: boolean;
+}
+
+export const EMPTY_SUMMARY: RunSummary = {
+  attempt_count: 0,
+  passed_count: 0,
+  failed_count: 0,
+  unsafe_count: 0,
+  pass_rate: 0,
+  policy_events_count: 0,
+  security_events_count: 0,
+};

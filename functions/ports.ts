@@ -1,0 +1,143 @@
+// Interfaces the core needs from the outside world: stores, queue, event bus, clock, ids. Adapters implement them.
+import type { Campaign } from './core/campaigns/schema';
+import type { BusEvent } from './core/events';
+import type { Clock } from './core/time';
+import type { Trace, TraceSummary } from './core/traces/schema';
+import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+export interface PageRequest {
+  limit: number;
+  /** Decoded cursor (the store's last evaluated key); the HTTP edge signs and verifies it. */
+  after?: Record<string, unknown>;
+}
+export interface StorePage<T> {
+  items: T[];
+  last?: Record<string, unknown>;
+}
+
+export interface ProjectRecord {
+  project_id: string;
+  name: string;
+  created_at: string;
+}
+export interface ApiKeyRecord {
+  key_id: string;
+  key_hash: string;
+  project_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ProjectsRepo {
+  createProject(p: ProjectRecord): Promise<void>;
+  getProject(projectId: string): Promise<ProjectRecord | null>;
+  putApiKey(k: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** Returns false when the key is unknown for that project. */
+  revokeApiKey(projectId: string, keyId: string, at: string): Promise<boolean>;
+}
+
+export interface TracesRepo {
+  /** Stores a trace unless its id exists; returns the stored one when it already did. */
+  putIfAbsent(projectId: string, trace: Trace, contentHash: string): Promise<{ created: boolean; existing?: TraceSummary & { content_hash: string } }>;
+  get(projectId: string, traceId: string): Promise<Trace | null>;
+  getSummary(projectId: string, traceId: string): Promise<TraceSummary | null>;
+  /** Which of these ids exist in the project. */
+  existing(projectId: string, traceIds: string[]): Promise<Set<string>>;
+  list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>>;
+}
+
+export interface EvalSetState {
+  trace_ids: string[];
+  min_scenarios: number;
+}
+
+export interface CampaignsRepo {
+  put(projectId: string, c: Campaign): Promise<void>;
+  get(projectId: string, campaignId: string): Promise<Campaign | null>;
+  list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
+  getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
+  /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */
+  updateEvalSet(
+    projectId: string,
+    campaignId: string,
+    change: { add: string[]; remove: string[]; min_scenarios?: number },
+  ): Promise<{ added: string[]; removed: string[]; state: EvalSetState }>;
+}
+
+export interface RunFilter {
+  campaign_id?: string;
+  trace_id?: string;
+  status?: RunStatus;
+}
+
+export interface RunsRepo {
+  create(run: Run): Promise<void>;
+  createMany(runs: Run[]): Promise<void>;
+  get(projectId: string, runId: string): Promise<Run | null>;
+  list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>>;
+  /** Conditional update: applies `patch` only when the current status is one of `from`. Returns the new run or null. */
+  transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null>;
+  /** Unconditional field update (summary progress, flags). */
+  update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
+  /** Stores a finished attempt exactly once (its events first, the attempt item last). false when it was already stored. */
+  putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
+  listAttempts(projectId: string, runId: string): Promise<AttemptRecord[]>;
+  listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
+  listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
+}
+
+export interface IdempotencyRecord {
+  project_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  status: 'in_progress' | 'done';
+  response_status?: number;
+  response_body?: string;
+  created_at: string;
+  expires_at: number;
+}
+
+export interface IdempotencyRepo {
+  /** Claims a key; returns the existing record when it was already claimed. */
+  claim(rec: IdempotencyRecord): Promise<IdempotencyRecord | null>;
+  complete(projectId: string, key: string, status: number, body: string): Promise<void>;
+  release(projectId: string, key: string): Promise<void>;
+}
+
+/** One replay job on the queue. */
+export interface ReplayMessage {
+  project_id: string;
+  run_id: string;
+}
+
+export interface QueuePort {
+  sendReplay(messages: ReplayMessage[]): Promise<void>;
+}
+
+export interface EventPublisher {
+  publish(events: BusEvent[]): Promise<void>;
+}
+
+export interface Repos {
+  projects: ProjectsRepo;
+  traces: TracesRepo;
+  campaigns: CampaignsRepo;
+  runs: RunsRepo;
+  idempotency: IdempotencyRepo;
+}
+
+/** Everything a core service may use; wired once per runtime (Lambda or local). */
+export interface Deps extends Repos {
+  queue: QueuePort;
+  events: EventPublisher;
+  clock: Clock;
+  uuid: () => string;
+  /** Base URL of the dashboard (for dashboard_url). */
+  dashboardBase: () => string;
+}

@@ -1,0 +1,107 @@
+// THE route table, pure data: the CDK stack makes one function per row, the local gateway matches requests against it.
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** API Gateway resource path, with `{param}` placeholders. */
+  path: string;
+  /** Handler module under functions/http, without extension; it exports `handler`. */
+  handler: string;
+  /** false for the few public routes (health, OpenAPI); every other route sits behind the authorizer. */
+  auth: boolean;
+  /** DynamoDB access the function needs: least privilege in the cloud. */
+  table: 'read' | 'readwrite';
+  /** Sends replay messages to the queue. */
+  queue?: boolean;
+  /** Publishes project events to the bus. */
+  bus?: boolean;
+  /** Request body limit in bytes (SPEC section 2); default 256 KiB. */
+  maxBodyBytes?: number;
+}
+
+export const KIB = 1024;
+export const MIB = 1024 * KIB;
+export const DEFAULT_BODY_LIMIT = 256 * KIB;
+export const TRACE_BODY_LIMIT = 5 * MIB;
+
+export const routes: readonly RouteDef[] = [
+  { method: 'GET', path: '/health', handler: 'get-health', auth: false, table: 'read' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', auth: false, table: 'read' },
+
+  { method: 'POST', path: '/v1/traces', handler: 'post-traces', auth: true, table: 'readwrite', bus: true, maxBodyBytes: TRACE_BODY_LIMIT },
+  { method: 'GET', path: '/v1/traces', handler: 'list-traces', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/traces/{trace_id}', handler: 'get-trace', auth: true, table: 'read' },
+
+  { method: 'POST', path: '/v1/campaigns', handler: 'post-campaigns', auth: true, table: 'readwrite', bus: true },
+  { method: 'GET', path: '/v1/campaigns', handler: 'list-campaigns', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/campaigns/{campaign_id}', handler: 'get-campaign', auth: true, table: 'read' },
+  { method: 'PATCH', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'patch-eval-set', auth: true, table: 'readwrite' },
+  { method: 'GET', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'get-eval-set', auth: true, table: 'read' },
+  { method: 'POST', path: '/v1/campaigns/{campaign_id}/run-pack', handler: 'post-run-pack', auth: true, table: 'readwrite', queue: true, bus: true },
+
+  { method: 'POST', path: '/v1/runs', handler: 'post-runs', auth: true, table: 'readwrite', queue: true, bus: true },
+  { method: 'GET', path: '/v1/runs', handler: 'list-runs', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/runs/{run_id}', handler: 'get-run', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/runs/{run_id}/attempts', handler: 'get-run-attempts', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/runs/{run_id}/policy-events', handler: 'get-policy-events', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/runs/{run_id}/security-events', handler: 'get-security-events', auth: true, table: 'read' },
+
+  { method: 'POST', path: '/v1/ci/runs', handler: 'post-ci-runs', auth: true, table: 'readwrite', queue: true, bus: true },
+  { method: 'GET', path: '/v1/ci/runs/{run_id}', handler: 'get-ci-run', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/ci/batch/{batch_id}', handler: 'get-ci-batch', auth: true, table: 'read' },
+
+  { method: 'POST', path: '/v1/webhooks', handler: 'post-webhooks', auth: true, table: 'readwrite' },
+  { method: 'GET', path: '/v1/webhooks', handler: 'list-webhooks', auth: true, table: 'read' },
+  { method: 'GET', path: '/v1/webhooks/{webhook_id}', handler: 'get-webhook', auth: true, table: 'read' },
+  { method: 'PATCH', path: '/v1/webhooks/{webhook_id}', handler: 'patch-webhook', auth: true, table: 'readwrite' },
+  { method: 'DELETE', path: '/v1/webhooks/{webhook_id}', handler: 'delete-webhook', auth: true, table: 'readwrite' },
+  { method: 'POST', path: '/v1/webhooks/{webhook_id}/rotate-secret', handler: 'post-webhook-rotate-secret', auth: true, table: 'readwrite' },
+  { method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', handler: 'get-webhook-deliveries', auth: true, table: 'read' },
+];
+
+/** Handler modules of the non-HTTP functions, for the stack and the handler-export test. */
+export const workerHandlers = {
+  authorizer: 'functions/http/authorizer',
+  replayWorker: 'functions/workers/replay-worker',
+  deadLetter: 'functions/workers/dead-letter',
+  webhookDelivery: 'functions/events/webhook-delivery',
+  dashboard: 'functions/dashboard/handler',
+} as const;
+
+export interface RouteMatch {
+  route: RouteDef;
+  pathParameters: Record<string, string>;
+}
+
+/** Matches a concrete path against a route pattern; returns its parameters or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const p = pattern.split('/');
+  const a = path.split('/');
+  if (p.length !== a.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    const seg = p[i];
+    if (seg.startsWith('{') && seg.endsWith('}')) {
+      if (a[i] === '') return null;
+      try {
+        params[seg.slice(1, -1)] = decodeURIComponent(a[i]);
+      } catch {
+        return null;
+      }
+    } else if (seg !== a[i]) return null;
+  }
+  return params;
+}
+
+/** Finds the route for a request; `allowed` lists the methods of a path that exists with another method. */
+export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
+    allowed.push(route.method);
+  }
+  return { allowed };
+}
