@@ -141,3 +141,34 @@ export interface Deps extends Repos {
   /** Base URL of the dashboard (for dashboard_url). */
   dashboardBase: () => string;
 }
+
+/** An outbound HTTP request (agent targets, webhook deliveries). */
+export interface OutboundRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  durationMs: number;
+}
+/**
+ * Sends one request, never following redirects. Rejects with an OutboundError
+ * (kind 'timeout' | 'blocked' | 'connection') when no HTTP response arrives.
+ */
+export type HttpSender = (req: OutboundRequest) => Promise<OutboundResponse>;
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'blocked' | 'connection',
+    /** timeout: "timeout after 5000 ms"; blocked: "blocked: <reason>"; connection: "connection error: <code>" */
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}

@@ -1,0 +1,77 @@
+// Every pk/sk/gsi key of the single table is built here. Project ids are part of every entity key,
+// so another project's id can never address a record (ownership is structural) and no project is a hot partition.
+//
+// Access patterns:
+//  1. API key by hash (authorizer)            pk=APIKEY#<sha256>            sk=APIKEY
+//  2. project by id                           pk=PROJECT#<pid>              sk=PROJECT
+//  3. key by id within a project (revoke)     pk=PROJECT#<pid>              sk=KEY#<key_id>
+//  4. trace meta / chunks                     pk=TRACE#<pid>#<tid>          sk=META | CHUNK#<nnnn>
+//  5. traces of a project, newest first       gsi1pk=TRACES#<pid>           gsi1sk=<created_at>#<tid>
+//  6. campaign                                pk=CAMPAIGN#<pid>#<cid>       sk=META
+//  7. eval-set pool of a campaign             pk=CAMPAIGN#<pid>#<cid>       sk=EVAL#<tid>
+//  8. campaigns of a project, newest first    gsi1pk=CAMPAIGNS#<pid>        gsi1sk=<created_at>#<cid>
+//  9. run                                     pk=RUN#<pid>#<rid>            sk=META
+// 10. attempts of a run                       pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
+// 11. policy events of a run, by attempt/seq  pk=RUN#<pid>#<rid>            sk=PEV#<nnnn>#<nnnnn>
+// 12. security events of a run                pk=RUN#<pid>#<rid>            sk=SEV#<nnnn>#<nnnnn>
+// 13. runs of a project, newest first         gsi1pk=RUNS#<pid>             gsi1sk=<created_at>#<rid>
+// 14. CI batch / its per-run completion marks pk=BATCH#<pid>#<bid>          sk=META | DONE#<rid>
+// 15. run-pack                                pk=PACK#<pid>#<pack_id>       sk=META
+// 16. idempotency record (TTL 24 h)           pk=IDEM#<pid>#<sha256(key)>   sk=IDEM
+// 17. webhooks of a project                   pk=WEBHOOKS#<pid>             sk=WH#<webhook_id>
+// 18. delivery log of a webhook (TTL 7 days)  pk=WHLOG#<pid>#<webhook_id>   sk=DLV#<created_at>#<delivery_id>
+// 19. delivery dedup per bus event (TTL)      pk=WHDEDUP#<webhook_id>#<event id> sk=DEDUP
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+export const keys = {
+  apiKey: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  project: (pid: string) => ({ pk: `PROJECT#${pid}`, sk: 'PROJECT' }),
+  projectKey: (pid: string, keyId: string) => ({ pk: `PROJECT#${pid}`, sk: `KEY#${keyId}` }),
+
+  traceMeta: (pid: string, tid: string) => ({ pk: `TRACE#${pid}#${tid}`, sk: 'META' }),
+  traceChunk: (pid: string, tid: string, n: number) => ({ pk: `TRACE#${pid}#${tid}`, sk: `CHUNK#${pad(n, 4)}` }),
+  traceChunkPrefix: 'CHUNK#',
+  traceList: (pid: string, createdAt: string, tid: string) => ({ gsi1pk: `TRACES#${pid}`, gsi1sk: `${createdAt}#${tid}` }),
+  traceListPk: (pid: string) => `TRACES#${pid}`,
+
+  campaign: (pid: string, cid: string) => ({ pk: `CAMPAIGN#${pid}#${cid}`, sk: 'META' }),
+  evalMember: (pid: string, cid: string, tid: string) => ({ pk: `CAMPAIGN#${pid}#${cid}`, sk: `EVAL#${tid}` }),
+  evalMemberPrefix: 'EVAL#',
+  campaignList: (pid: string, createdAt: string, cid: string) => ({ gsi1pk: `CAMPAIGNS#${pid}`, gsi1sk: `${createdAt}#${cid}` }),
+  campaignListPk: (pid: string) => `CAMPAIGNS#${pid}`,
+
+  run: (pid: string, rid: string) => ({ pk: `RUN#${pid}#${rid}`, sk: 'META' }),
+  attempt: (pid: string, rid: string, attempt: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `ATTEMPT#${pad(attempt, 4)}` }),
+  attemptPrefix: 'ATTEMPT#',
+  policyEvent: (pid: string, rid: string, attempt: number, seq: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `PEV#${pad(attempt, 4)}#${pad(seq, 5)}` }),
+  policyEventPrefix: 'PEV#',
+  securityEvent: (pid: string, rid: string, attempt: number, seq: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `SEV#${pad(attempt, 4)}#${pad(seq, 5)}` }),
+  securityEventPrefix: 'SEV#',
+  attemptEventsPrefix: (kind: 'PEV' | 'SEV', attempt: number) => `${kind}#${pad(attempt, 4)}#`,
+  runList: (pid: string, createdAt: string, rid: string) => ({ gsi1pk: `RUNS#${pid}`, gsi1sk: `${createdAt}#${rid}` }),
+  runListPk: (pid: string) => `RUNS#${pid}`,
+
+  batch: (pid: string, bid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: 'META' }),
+  batchDone: (pid: string, bid: string, rid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: `DONE#${rid}` }),
+  batchDonePrefix: 'DONE#',
+  pack: (pid: string, packId: string) => ({ pk: `PACK#${pid}#${packId}`, sk: 'META' }),
+
+  idempotency: (pid: string, keyHash: string) => ({ pk: `IDEM#${pid}#${keyHash}`, sk: 'IDEM' }),
+
+  webhook: (pid: string, whId: string) => ({ pk: `WEBHOOKS#${pid}`, sk: `WH#${whId}` }),
+  webhooksPk: (pid: string) => `WEBHOOKS#${pid}`,
+  webhookPrefix: 'WH#',
+  delivery: (pid: string, whId: string, createdAt: string, deliveryId: string) => ({ pk: `WHLOG#${pid}#${whId}`, sk: `DLV#${createdAt}#${deliveryId}` }),
+  deliveriesPk: (pid: string, whId: string) => `WHLOG#${pid}#${whId}`,
+  deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
+} as const;
+
+/** Attributes that are storage plumbing and never leave the adapter. */
+export const STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'expires_at', 'entity'] as const;
+
+export function stripKeys<T>(item: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...item };
+  for (const a of STORAGE_ATTRIBUTES) delete out[a];
+  return out as T;
+}
