@@ -140,6 +140,8 @@ export interface Deps extends Repos {
   uuid: () => string;
   /** Base URL of the dashboard (for dashboard_url). */
   dashboardBase: () => string;
+  /** Outbound HTTP with the SSRF guard (agent targets). */
+  http: HttpSender;
 }
 
 /** An outbound HTTP request (agent targets, webhook deliveries). */
