@@ -1,0 +1,111 @@
+// Campaigns (META, listed through gsi1) and their eval-set pool: one EVAL#<trace_id> item per registered trace.
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Campaign } from '../../core/campaigns/schema';
+import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
+import { keys, stripKeys } from './keys';
+import { batchWrite, deleteRequest, doc, putRequest, queryAll, queryPage, tableName } from './table';
+
+export class DynamoCampaignsRepo implements CampaignsRepo {
+  async put(projectId: string, c: Campaign): Promise<void> {
+    const { eval_set, ...rest } = c;
+    await doc().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.campaign(projectId, c.campaign_id),
+          ...keys.campaignList(projectId, c.created_at, c.campaign_id),
+          entity: 'campaign',
+          ...rest,
+          min_scenarios: eval_set.min_scenarios,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  private async countPool(projectId: string, campaignId: string): Promise<number> {
+    let count = 0;
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const res = await doc().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': keys.campaign(projectId, campaignId).pk, ':p': keys.evalMemberPrefix },
+          Select: 'COUNT',
+          ExclusiveStartKey,
+        }),
+      );
+      count += res.Count ?? 0;
+      ExclusiveStartKey = res.LastEvaluatedKey as Record<string, unknown> | undefined;
+    } while (ExclusiveStartKey);
+    return count;
+  }
+
+  private fromItem(item: Record<string, unknown>, traceCount: number): Campaign {
+    const { min_scenarios, ...rest } = stripKeys<Campaign & { min_scenarios?: number }>(item);
+    return { ...rest, eval_set: { trace_count: traceCount, min_scenarios: Number(min_scenarios ?? 0) } };
+  }
+
+  async get(projectId: string, campaignId: string): Promise<Campaign | null> {
+    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.campaign(projectId, campaignId) }));
+    if (!res.Item) return null;
+    return this.fromItem(res.Item, await this.countPool(projectId, campaignId));
+  }
+
+  async list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>> {
+    const res = await queryPage({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.campaignListPk(projectId) },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ExclusiveStartKey: page.after,
+    });
+    const items = await Promise.all(res.items.map(async (i) => this.fromItem(i, await this.countPool(projectId, String(i.campaign_id)))));
+    return { items, last: res.last };
+  }
+
+  async getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState> {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.campaign(projectId, campaignId).pk },
+      ConsistentRead: true,
+    });
+    const meta = items.find((i) => i.sk === 'META');
+    const trace_ids = items
+      .filter((i) => String(i.sk).startsWith(keys.evalMemberPrefix))
+      .sort((a, b) => String(a.added_at).localeCompare(String(b.added_at)) || String(a.sk).localeCompare(String(b.sk)))
+      .map((i) => String(i.trace_id));
+    return { trace_ids, min_scenarios: Number(meta?.min_scenarios ?? 0) };
+  }
+
+  async updateEvalSet(projectId: string, campaignId: string, change: { add: string[]; remove: string[]; min_scenarios?: number; at?: string }) {
+    const before = await this.getEvalSet(projectId, campaignId);
+    const present = new Set(before.trace_ids);
+    const added = [...new Set(change.add)].filter((id) => !present.has(id));
+    const removed = [...new Set(change.remove)].filter((id) => present.has(id));
+    const at = change.at ?? new Date().toISOString();
+    await batchWrite([
+      ...added.map((id) => putRequest({ ...keys.evalMember(projectId, campaignId, id), entity: 'eval_member', trace_id: id, added_at: at })),
+      ...removed.map((id) => deleteRequest(keys.evalMember(projectId, campaignId, id))),
+    ]);
+    if (change.min_scenarios !== undefined) {
+      await doc().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.campaign(projectId, campaignId),
+          UpdateExpression: 'SET min_scenarios = :m',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':m': change.min_scenarios },
+        }),
+      );
+    }
+    const removedSet = new Set(removed);
+    const state: EvalSetState = {
+      trace_ids: [...before.trace_ids.filter((id) => !removedSet.has(id)), ...added],
+      min_scenarios: change.min_scenarios ?? before.min_scenarios,
+    };
+    return { added, removed, state };
+  }
+}

@@ -1,0 +1,50 @@
+// Idempotency records (SPEC section 2): claimed with a conditional put, expiring after 24 h through the TTL attribute.
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../../core/json';
+import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
+import { keys, stripKeys } from './keys';
+import { doc, isConditionalFailure, tableName } from './table';
+
+export class DynamoIdempotencyRepo implements IdempotencyRepo {
+  private key(projectId: string, key: string) {
+    return keys.idempotency(projectId, sha256Hex(key));
+  }
+
+  async claim(rec: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    const Key = this.key(rec.project_id, rec.key);
+    const nowS = Math.floor(Date.parse(rec.created_at) / 1000);
+    try {
+      await doc().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...Key, entity: 'idempotency', ...rec },
+          // TTL deletion is lazy: an expired record still present counts as absent.
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': nowS },
+        }),
+      );
+      return null;
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+    }
+    const res = await doc().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+    if (!res.Item) return this.claim(rec);
+    return stripKeys<IdempotencyRecord>({ ...res.Item, expires_at: undefined });
+  }
+
+  async complete(projectId: string, key: string, status: number, body: string): Promise<void> {
+    await doc().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: this.key(projectId, key),
+        UpdateExpression: 'SET #s = :done, response_status = :st, response_body = :b',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':done': 'done', ':st': status, ':b': body },
+      }),
+    );
+  }
+
+  async release(projectId: string, key: string): Promise<void> {
+    await doc().send(new DeleteCommand({ TableName: tableName(), Key: this.key(projectId, key) }));
+  }
+}

@@ -1,0 +1,104 @@
+// Traces: a META item (summary, listed through gsi1) plus the gzip-compressed payload split across CHUNK items.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Trace, TraceSummary } from '../../core/traces/schema';
+import type { PageRequest, StorePage, TracesRepo } from '../../ports';
+import { keys, stripKeys } from './keys';
+import { batchGet, batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
+
+/** Below DynamoDB's 400 KB item limit with room for keys and attributes. */
+const CHUNK_BYTES = 350 * 1024;
+
+type StoredSummary = TraceSummary & { content_hash: string; chunk_count: number };
+
+function summaryOf(trace: Trace): TraceSummary {
+  const { steps: _steps, ...summary } = trace;
+  return summary;
+}
+
+export class DynamoTracesRepo implements TracesRepo {
+  async putIfAbsent(projectId: string, trace: Trace, contentHash: string) {
+    const payload = gzipSync(Buffer.from(JSON.stringify(trace.steps)), { level: 6 });
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < payload.length; i += CHUNK_BYTES) chunks.push(payload.subarray(i, i + CHUNK_BYTES));
+    const hashTag = contentHash.slice(0, 12);
+    // Chunks go first and carry the content hash in their key, so a concurrent upload of other content under
+    // the same id can never overwrite the chunks of the committed version; META is the commit record.
+    await batchWrite(
+      chunks.map((data, n) =>
+        putRequest({ pk: keys.traceChunk(projectId, trace.trace_id, n).pk, sk: `${keys.traceChunkPrefix}${hashTag}#${String(n).padStart(4, '0')}`, data }),
+      ),
+    );
+    const meta: StoredSummary = { ...summaryOf(trace), content_hash: contentHash, chunk_count: chunks.length };
+    try {
+      await doc().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.traceMeta(projectId, trace.trace_id), ...keys.traceList(projectId, trace.created_at, trace.trace_id), entity: 'trace', ...meta },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return { created: true };
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      const existing = await this.getMeta(projectId, trace.trace_id, true);
+      return { created: false, existing: existing ?? undefined };
+    }
+  }
+
+  private async getMeta(projectId: string, traceId: string, consistent = false): Promise<StoredSummary | null> {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND sk = :sk',
+      ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk, ':sk': 'META' },
+      ConsistentRead: consistent,
+    });
+    return items[0] ? stripKeys<StoredSummary>(items[0]) : null;
+  }
+
+  async get(projectId: string, traceId: string): Promise<Trace | null> {
+    const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk } });
+    const metaItem = items.find((i) => i.sk === 'META');
+    if (!metaItem) return null;
+    const meta = stripKeys<StoredSummary>(metaItem);
+    const prefix = `${keys.traceChunkPrefix}${meta.content_hash.slice(0, 12)}#`;
+    const chunks = items
+      .filter((i) => typeof i.sk === 'string' && i.sk.startsWith(prefix))
+      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
+      .map((i) => Buffer.from(i.data as Uint8Array));
+    if (chunks.length !== meta.chunk_count) throw new Error(`trace ${traceId}: ${chunks.length}/${meta.chunk_count} chunks found`);
+    const steps = JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')) as Trace['steps'];
+    const { content_hash: _h, chunk_count: _c, ...summary } = meta;
+    return { ...summary, steps };
+  }
+
+  async getSummary(projectId: string, traceId: string): Promise<TraceSummary | null> {
+    const meta = await this.getMeta(projectId, traceId);
+    if (!meta) return null;
+    const { content_hash: _h, chunk_count: _c, ...summary } = meta;
+    return summary;
+  }
+
+  async existing(projectId: string, traceIds: string[]): Promise<Set<string>> {
+    const unique = [...new Set(traceIds)];
+    const found = await batchGet(unique.map((id) => keys.traceMeta(projectId, id)), 'trace_id');
+    return new Set(found.map((i) => String(i.trace_id)));
+  }
+
+  async list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>> {
+    const res = await queryPage({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.traceListPk(projectId) },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ExclusiveStartKey: page.after,
+    });
+    return {
+      items: res.items.map((i) => {
+        const { content_hash: _h, chunk_count: _c, ...summary } = stripKeys<StoredSummary>(i);
+        return summary;
+      }),
+      last: res.last,
+    };
+  }
+}

@@ -1,0 +1,105 @@
+// Campaign creation, reads (secrets redacted) and the eval-set pool (SPEC sections 4 and 6).
+import type { Deps, PageRequest } from '../../ports';
+import { NotFoundError, ValidationError } from '../errors';
+import { projectEvent } from '../publish';
+import { isoMicros } from '../time';
+import { assertTracesExist } from '../traces/service';
+import { z } from '../zod';
+import { type Campaign, type CampaignInput, redactCampaign } from './schema';
+
+export const EVAL_SET_MAX = 1000;
+
+const uuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
+
+export const evalSetPatchSchema = z
+  .object({
+    add_trace_ids: z.array(uuid).max(EVAL_SET_MAX).optional(),
+    remove_trace_ids: z.array(uuid).max(EVAL_SET_MAX).optional(),
+    min_scenarios: z.number().int().min(0).max(EVAL_SET_MAX).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
+    }
+    const removing = new Set(b.remove_trace_ids ?? []);
+    const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
+    if (both.length) {
+      ctx.addIssue({ code: 'custom', path: ['add_trace_ids'], message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}` });
+    }
+  })
+  .openapi('EvalSetPatch');
+export type EvalSetPatch = z.infer<typeof evalSetPatchSchema>;
+
+export async function createCampaign(deps: Deps, projectId: string, input: CampaignInput): Promise<Campaign> {
+  const campaign: Campaign = {
+    campaign_id: deps.uuid(),
+    ...input,
+    created_at: isoMicros(deps.clock.now()),
+    eval_set: { trace_count: 0, min_scenarios: 0 },
+  };
+  await deps.campaigns.put(projectId, campaign);
+  await deps.events.publish([
+    projectEvent(deps, projectId, 'campaign.created', { campaign_id: campaign.campaign_id, name: campaign.name, target_type: campaign.target.type }),
+  ]);
+  return redactCampaign(campaign);
+}
+
+/** The stored campaign (secrets included) for internal use; 404 when unknown in this project. */
+export async function loadCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign> {
+  const c = await deps.campaigns.get(projectId, campaignId);
+  if (!c) throw new NotFoundError('Campaign');
+  return c;
+}
+
+export async function getCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign> {
+  return redactCampaign(await loadCampaign(deps, projectId, campaignId));
+}
+
+export async function listCampaigns(deps: Deps, projectId: string, page: PageRequest) {
+  const res = await deps.campaigns.list(projectId, page);
+  return { items: res.items.map(redactCampaign), last: res.last };
+}
+
+export interface EvalSetView {
+  campaign_id: string;
+  trace_ids: string[];
+  trace_count: number;
+  min_scenarios: number;
+  added?: string[];
+  removed?: string[];
+}
+
+export async function getEvalSet(deps: Deps, projectId: string, campaignId: string): Promise<EvalSetView> {
+  await loadCampaign(deps, projectId, campaignId);
+  const state = await deps.campaigns.getEvalSet(projectId, campaignId);
+  return { campaign_id: campaignId, trace_ids: state.trace_ids, trace_count: state.trace_ids.length, min_scenarios: state.min_scenarios };
+}
+
+/** Incremental, idempotent pool update: adding a present id or removing an absent one is not an error. */
+export async function patchEvalSet(deps: Deps, projectId: string, campaignId: string, patch: EvalSetPatch): Promise<EvalSetView> {
+  await loadCampaign(deps, projectId, campaignId);
+  const add = patch.add_trace_ids ?? [];
+  await assertTracesExist(deps, projectId, add);
+  const current = await deps.campaigns.getEvalSet(projectId, campaignId);
+  const present = new Set(current.trace_ids);
+  const removing = new Set(patch.remove_trace_ids ?? []);
+  const after = current.trace_ids.filter((id) => !removing.has(id)).length + new Set(add.filter((id) => !present.has(id))).size;
+  if (after > EVAL_SET_MAX) {
+    throw new ValidationError(`An eval-set holds at most ${EVAL_SET_MAX} traces; this change would make it ${after}.`, [
+      { path: 'add_trace_ids', message: `pool limit is ${EVAL_SET_MAX}` },
+    ]);
+  }
+  const { added, removed, state } = await deps.campaigns.updateEvalSet(projectId, campaignId, {
+    add,
+    remove: patch.remove_trace_ids ?? [],
+    min_scenarios: patch.min_scenarios,
+  });
+  return {
+    campaign_id: campaignId,
+    trace_ids: state.trace_ids,
+    trace_count: state.trace_ids.length,
+    min_scenarios: state.min_scenarios,
+    added,
+    removed,
+  };
+}

@@ -1,0 +1,35 @@
+// The REQUEST Lambda authorizer: X-API-Key + X-Project-Id -> the project id in the context (also the usage identifier).
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { authenticate } from '../core/auth';
+import { UnauthorizedError } from '../core/errors';
+import { getDeps } from '../shared/deps';
+import { logger } from '../shared/logger';
+
+function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
+  if (!headers) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+}
+
+/** Allows every method of the stage: the result is cached per header pair for 300 s, across routes. */
+function stageWildcard(methodArn: string): string {
+  const [arnPrefix, apiId, stage] = methodArn.split('/');
+  return `${arnPrefix}/${apiId}/${stage}/*/*`;
+}
+
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  try {
+    const projectId = await authenticate(getDeps().projects, header(event.headers, 'x-api-key'), header(event.headers, 'x-project-id'));
+    return {
+      principalId: projectId,
+      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }] },
+      context: { projectId },
+      usageIdentifierKey: projectId,
+    };
+  } catch (err) {
+    if (!(err instanceof UnauthorizedError)) logger.error('authorizer failure', { error: err as Error });
+    // API Gateway turns this exact message into its UNAUTHORIZED gateway response (401, SPEC body).
+    throw new Error('Unauthorized');
+  }
+};

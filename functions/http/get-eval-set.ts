@@ -1,0 +1,8 @@
+// GET /v1/campaigns/{campaign_id}/eval-set: the registered pool and min_scenarios.
+import { getEvalSet } from '../core/campaigns/service';
+import { route } from '../shared/http';
+
+export const handler = route({ name: 'GET /v1/campaigns/{campaign_id}/eval-set', uuidParams: ['campaign_id'] }, async ({ deps, projectId, params }) => ({
+  status: 200,
+  body: await getEvalSet(deps, projectId, params.campaign_id),
+}));

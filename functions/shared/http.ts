@@ -1,0 +1,248 @@
+// The one middy chain every HTTP handler uses: headers, auth context, body limits, JSON, zod validation,
+// idempotency, and the error mapper that turns everything into SPEC section 2's error body.
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ZodType } from 'zod';
+import { z } from '../core/zod';
+import {
+  AppError,
+  ConflictError,
+  InternalError,
+  InvalidJsonError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  errorBody,
+  type ErrorDetail,
+} from '../core/errors';
+import { isUuid } from '../core/ids';
+import { canonicalJson, sha256Hex } from '../core/json';
+import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
+import type { Deps, PageRequest } from '../ports';
+import { decodeCursor } from './cursor';
+import { getDeps } from './deps';
+import { logger } from './logger';
+
+export interface RouteContext<B> {
+  body: B;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  projectId: string;
+  requestId: string;
+  deps: Deps;
+  event: APIGatewayProxyEvent;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteOptions<S extends ZodType | undefined> {
+  /** Route name for logs and idempotency scoping, e.g. "POST /v1/traces". */
+  name: string;
+  /** zod schema of the JSON body; omit for routes without a body. */
+  body?: S;
+  /** Body limit in bytes; default 256 KiB. */
+  maxBodyBytes?: number;
+  /** false for public routes (no project context). Default true. */
+  auth?: boolean;
+  /** Path parameters that must be lowercase UUID v4 (else 404 not_found). */
+  uuidParams?: string[];
+}
+
+type Body<S> = S extends ZodType ? z.output<S> : undefined;
+
+const IDEMPOTENCY_TTL_S = 24 * 3600;
+
+/** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
+export function zodDetails(error: z.ZodError): ErrorDetail[] {
+  return error.issues.slice(0, 50).map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** Parses and validates with a schema, throwing the 422 of SPEC section 2. */
+export function validate<S extends ZodType>(schema: S, input: unknown, message = 'The request body is invalid.'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(message, zodDetails(result.error));
+  return result.data;
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+function requestIdOf(event: APIGatewayProxyEvent, context?: Context): string {
+  return event?.requestContext?.requestId ?? context?.awsRequestId ?? 'unknown';
+}
+
+/** Maps any thrown value to a response; unknown errors become 500 internal_error and are logged with the request id. */
+export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
+  let appErr: AppError;
+  if (err instanceof AppError) appErr = err;
+  else {
+    logger.error('unhandled error', { requestId, error: err as Error });
+    appErr = new InternalError();
+  }
+  const headers: Record<string, string> = {};
+  if (appErr.status === 429) headers['Retry-After'] = '1';
+  return json(appErr.status, errorBody(appErr, requestId), headers);
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+function rawBody(event: APIGatewayProxyEvent): string | null {
+  if (event.body === null || event.body === undefined) return null;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Parses `?limit=&cursor=` (SPEC section 2) for a listing scoped by `scope`. */
+export async function pageRequest(query: Record<string, string>, scope: string): Promise<PageRequest> {
+  let limit = 50;
+  if (query.limit !== undefined) {
+    limit = Number(query.limit);
+    if (!/^\d+$/.test(query.limit) || limit < 1 || limit > 100) {
+      throw new ValidationError('limit must be an integer from 1 to 100.', [{ path: 'limit', message: 'must be an integer from 1 to 100' }]);
+    }
+  }
+  return { limit, after: await decodeCursor(scope, query.cursor) };
+}
+
+/**
+ * Builds a Lambda handler for one route. The chain runs, in order: header normalisation, auth context,
+ * body limit, content type, JSON parsing, validation, idempotency, the route function; errors map last.
+ */
+export function route<S extends ZodType | undefined = undefined>(
+  opts: RouteOptions<S>,
+  fn: (ctx: RouteContext<Body<S>>) => Promise<RouteResult>,
+) {
+  const auth = opts.auth ?? true;
+  const limit = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const requestId = requestIdOf(event, context);
+    const headers = (event.headers ?? {}) as Record<string, string>;
+    let projectId = '';
+    if (auth) {
+      const fromAuthorizer = event.requestContext?.authorizer?.projectId;
+      if (typeof fromAuthorizer !== 'string' || !isUuid(fromAuthorizer)) throw new UnauthorizedError();
+      projectId = fromAuthorizer;
+    }
+    const params = (event.pathParameters ?? {}) as Record<string, string>;
+    for (const name of opts.uuidParams ?? []) {
+      if (!isUuid(params[name])) throw new NotFoundError(resourceName(name));
+    }
+    const query = (event.queryStringParameters ?? {}) as Record<string, string>;
+
+    let body: unknown = undefined;
+    let bodyText: string | null = null;
+    if (opts.body) {
+      bodyText = rawBody(event);
+      if (bodyText !== null && Buffer.byteLength(bodyText, 'utf8') > limit) throw new PayloadTooLargeError(limit);
+      const hasBody = bodyText !== null && bodyText.length > 0;
+      if (hasBody && !isJsonContentType(headers['content-type'])) throw new UnsupportedMediaTypeError();
+      if (!hasBody) throw new InvalidJsonError('A JSON object body is required.');
+      try {
+        body = JSON.parse(bodyText as string);
+      } catch {
+        throw new InvalidJsonError();
+      }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
+    }
+
+    const deps = getDeps();
+    const run = async (): Promise<RouteResult> => {
+      const parsed = opts.body ? validate(opts.body, body) : undefined;
+      return fn({ body: parsed as Body<S>, params, query, headers, projectId, requestId, deps, event });
+    };
+
+    const idemKey = headers['idempotency-key'];
+    if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
+      return withIdempotency(deps, projectId, opts.name, idemKey, body, requestId, run);
+    }
+    const result = await run();
+    return json(result.status, result.body, result.headers);
+  };
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(httpHeaderNormalizer())
+    .use({
+      onError: async (request) => {
+        request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
+      },
+    })
+    .handler(core);
+}
+
+async function withIdempotency(
+  deps: Deps,
+  projectId: string,
+  routeName: string,
+  key: string,
+  body: unknown,
+  requestId: string,
+  run: () => Promise<RouteResult>,
+): Promise<APIGatewayProxyResult> {
+  if (key.length < 1 || key.length > 255) {
+    throw new ValidationError('Idempotency-Key must be 1-255 characters.', [{ path: 'Idempotency-Key', message: 'must be 1-255 characters' }]);
+  }
+  const requestHash = sha256Hex(`${routeName}\n${canonicalJson(body ?? null)}`);
+  const now = deps.clock.now();
+  const existing = await deps.idempotency.claim({
+    project_id: projectId,
+    key,
+    route: routeName,
+    request_hash: requestHash,
+    status: 'in_progress',
+    created_at: now.toISOString(),
+    expires_at: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_S,
+  });
+  if (existing) {
+    if (existing.request_hash !== requestHash) {
+      throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict');
+    }
+    if (existing.status === 'done' && existing.response_status !== undefined) {
+      return {
+        statusCode: existing.response_status,
+        headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+        body: existing.response_body ?? '',
+      };
+    }
+    throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_conflict');
+  }
+  try {
+    const result = await run();
+    const response = json(result.status, result.body, result.headers);
+    await deps.idempotency.complete(projectId, key, response.statusCode, response.body);
+    return response;
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500 && err.status !== 429) {
+      // A deterministic rejection is part of the key's history: replaying it must answer the same.
+      const response = errorResponse(err, requestId);
+      await deps.idempotency.complete(projectId, key, response.statusCode, response.body);
+      return response;
+    }
+    await deps.idempotency.release(projectId, key).catch(() => undefined);
+    throw err;
+  }
+}
+
+function resourceName(param: string): string {
+  const base = param.replace(/_id$/, '');
+  return base.charAt(0).toUpperCase() + base.slice(1);
+}
