@@ -1,0 +1,41 @@
+// Dispatches the CLI's commands; each command lives in its own module, loaded only when used.
+
+const USAGE = `Usage: rts <command> [options]
+
+Commands:
+  serve                               start the whole service locally (same as npm start)
+  admin create-project --name N       create a project and its first API key [--table T --region R for AWS]
+  admin create-key --project P        issue another API key for a project
+  admin revoke-key --project P --key-id K
+  traces upload <file...>             upload trace files (native JSON or OTLP/JSON)
+  ci run --campaign <id> [...]        submit a CI run or eval-set batch and gate on its verdict
+  demo-agent [--port p] [--guarded]   a deterministic sample agent speaking the step protocol
+
+Run 'rts <command> --help' for a command's options.
+`;
+
+/** Runs a command; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return (await import('./serve')).runServe(rest);
+    case 'admin':
+      return (await import('./admin')).runAdmin(rest);
+    case 'traces':
+      return (await import('./traces')).runTraces(rest);
+    case 'ci':
+      return (await import('./ci')).runCi(rest);
+    case 'demo-agent':
+      return (await import('./demo-agent')).runDemoAgentCli(rest);
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`rts: unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+  }
+}

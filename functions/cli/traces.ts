@@ -1,0 +1,49 @@
+// `rts traces upload <file...>`: uploads trace files (native JSON, a JSON array of traces, or OTLP/JSON).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { RtsClient } from '../sdk/client';
+import { sha256Hex } from '../core/json';
+
+const USAGE = 'Usage: rts traces upload <file...> [--json]\n(reads RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID)\n';
+
+export async function runTraces(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help || sub !== 'upload' || positionals.length === 0) {
+    (values.help ? process.stdout : process.stderr).write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const client = new RtsClient();
+  const results: unknown[] = [];
+  let failures = 0;
+  for (const file of positionals) {
+    let docs: unknown[];
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      docs = Array.isArray(parsed) ? parsed : [parsed];
+    } catch (err) {
+      process.stderr.write(`${file}: ${(err as Error).message}\n`);
+      failures++;
+      continue;
+    }
+    for (const [i, doc] of docs.entries()) {
+      try {
+        // The same file content always maps to the same key: re-running an upload is safe.
+        const key = `upload:${sha256Hex(JSON.stringify(doc))}`;
+        const res = await client.uploadTrace<Record<string, unknown>>(doc, key);
+        results.push({ file, index: i, status: res.status, ...res.body });
+        if (!values.json) {
+          const list = (res.body.traces as Record<string, unknown>[] | undefined) ?? [res.body];
+          for (const t of list) process.stdout.write(`${file}: ${res.status === 201 ? 'created' : 'exists '} ${t.trace_id} (${t.step_count} steps) ${t.name}\n`);
+        }
+      } catch (err) {
+        failures++;
+        process.stderr.write(`${file}${docs.length > 1 ? `[${i}]` : ''}: ${(err as Error).message}\n`);
+        const body = (err as { body?: { error?: { details?: { path?: string; message: string }[] } } }).body;
+        for (const d of body?.error?.details ?? []) process.stderr.write(`  ${d.path ?? ''}: ${d.message}\n`);
+      }
+    }
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  return failures ? 1 : 0;
+}

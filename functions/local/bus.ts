@@ -1,0 +1,75 @@
+// In-process stand-in for the EventBridge bus: EventBridge-shaped events to the same delivery handler, retried on failure.
+import { randomUUID } from 'node:crypto';
+import type { Context, EventBridgeEvent } from 'aws-lambda';
+import type { BusEvent } from '../core/events';
+import type { EventPublisher } from '../ports';
+import { logger } from '../shared/logger';
+import { lambdaContext } from './queue';
+
+type BusHandler = (event: EventBridgeEvent<string, BusEvent>, context: Context) => Promise<unknown>;
+
+export interface InProcessBusOptions {
+  /** The delivery handler (functions/events/webhook-delivery); omitted = events are only recorded. */
+  target?: () => BusHandler;
+  /** Tries per event, like the rule target's retry policy. Default 3. */
+  maxTries?: number;
+}
+
+export class InProcessBus implements EventPublisher {
+  private inflight = new Set<Promise<void>>();
+  private listeners: ((e: BusEvent) => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: InProcessBusOptions = {}) {}
+
+  /** Observes every published event (tests, the dashboard's live view). */
+  onEvent(listener: (e: BusEvent) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  async publish(events: BusEvent[]): Promise<void> {
+    for (const e of events) {
+      for (const l of this.listeners) l(e);
+      if (!this.opts.target || this.closed) continue;
+      const p = this.dispatch(e).finally(() => this.inflight.delete(p));
+      this.inflight.add(p);
+    }
+  }
+
+  private async dispatch(e: BusEvent): Promise<void> {
+    const event: EventBridgeEvent<string, BusEvent> = {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': e.envelope.event_type,
+      source: 'rts',
+      account: '000000000000',
+      time: new Date().toISOString(),
+      region: 'local',
+      resources: [],
+      detail: e,
+    };
+    const tries = this.opts.maxTries ?? 3;
+    for (let i = 1; i <= tries; i++) {
+      try {
+        await this.opts.target!()(event, lambdaContext('rts-webhook-delivery'));
+        return;
+      } catch (err) {
+        logger.warn('event delivery handler failed', { error: err as Error, try: i });
+        if (i < tries) await new Promise((r) => setTimeout(r, 200 * 2 ** i));
+      }
+    }
+  }
+
+  /** Resolves when every dispatched event has been handled. */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drain();
+  }
+}

@@ -1,0 +1,219 @@
+// The local API gateway: node:http requests -> API Gateway REST proxy events -> the same route handlers the cloud runs,
+// with the REQUEST authorizer called first (and its result cached per header pair, as API Gateway does).
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { DEFAULT_BODY_LIMIT, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
+import {
+  AppError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  UnauthorizedError,
+  errorBody,
+} from '../core/errors';
+import { errorResponse } from '../shared/http';
+import { logger } from '../shared/logger';
+import { lambdaContext } from './queue';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+const ROOT = join(__dirname, '..', '..');
+const modules = new Map<string, unknown>();
+
+/** Loads a handler module by its repo-relative path (cached, like a warm Lambda). */
+export function loadHandler<T>(modulePath: string): T {
+  let mod = modules.get(modulePath);
+  if (!mod) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(join(ROOT, modulePath));
+    modules.set(modulePath, mod);
+  }
+  return (mod as { handler: T }).handler;
+}
+
+export interface GatewayOptions {
+  /** Authorizer cache TTL in ms; API Gateway's is 300 s. */
+  authCacheTtlMs?: number;
+  /** Observes each request (method, path, status, duration) for logs. */
+  onRequest?: (info: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+interface CachedAuth {
+  projectId: string | null;
+  expires: number;
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(result.statusCode, headers);
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, err: AppError, requestId: string, extra: Record<string, string> = {}): void {
+  send(res, { statusCode: err.status, headers: { 'Content-Type': 'application/json', ...extra }, body: JSON.stringify(errorBody(err, requestId)) });
+}
+
+/** Reads the body, refusing (413) beyond `limit` bytes without buffering the rest. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) return reject(new PayloadTooLargeError(limit));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new PayloadTooLargeError(limit));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function splitQuery(url: URL) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    single[k] = v;
+    (multi[k] ??= []).push(v);
+  }
+  return { single, multi };
+}
+
+function headerMaps(req: IncomingMessage) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const k = req.rawHeaders[i];
+    const v = req.rawHeaders[i + 1];
+    single[k] = v;
+    (multi[k] ??= []).push(v);
+  }
+  return { single, multi };
+}
+
+export function createGateway(opts: GatewayOptions = {}): Server {
+  const authCache = new Map<string, CachedAuth>();
+  const ttl = opts.authCacheTtlMs ?? 300_000;
+
+  async function authorize(route: RouteDef, method: string, path: string, headers: Record<string, string>): Promise<string> {
+    const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+    const apiKey = get('x-api-key');
+    const projectHeader = get('x-project-id');
+    // Like API Gateway: a missing identity source is refused before the authorizer runs.
+    if (!apiKey || !projectHeader) throw new UnauthorizedError();
+    const cacheKey = `${apiKey}\n${projectHeader}`;
+    const hit = authCache.get(cacheKey);
+    if (hit && hit.expires > Date.now()) {
+      if (!hit.projectId) throw new UnauthorizedError();
+      return hit.projectId;
+    }
+    const event = {
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${route.path}`,
+      resource: route.path,
+      path,
+      httpMethod: method,
+      headers,
+      multiValueHeaders: {},
+      pathParameters: {},
+      queryStringParameters: {},
+      multiValueQueryStringParameters: {},
+      stageVariables: {},
+      requestContext: {},
+    } as unknown as APIGatewayRequestAuthorizerEvent;
+    let projectId: string | null = null;
+    try {
+      const result = await loadHandler<AuthorizerHandler>(workerHandlers.authorizer)(event);
+      const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+      projectId = allowed && typeof result.context?.projectId === 'string' ? result.context.projectId : null;
+    } catch (err) {
+      if ((err as Error).message !== 'Unauthorized') throw err;
+    }
+    authCache.set(cacheKey, { projectId, expires: Date.now() + ttl });
+    if (!projectId) throw new UnauthorizedError();
+    return projectId;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const done = () => opts.onRequest?.({ method, path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+    try {
+      const dashboard = path === '/dashboard' || path.startsWith('/dashboard/');
+      const found = dashboard ? undefined : findRoute(method, path);
+      if (!dashboard && !found?.match) {
+        req.resume();
+        if (found && found.allowed.length) {
+          return sendError(res, new MethodNotAllowedError(method, path), requestId, { Allow: found.allowed.join(', ') });
+        }
+        return sendError(res, new RouteNotFoundError(method, path), requestId);
+      }
+      const route = found?.match?.route;
+      const limit = route?.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+      const body = await readBody(req, limit + 1024);
+      const headers = headerMaps(req);
+      const query = splitQuery(url);
+      let projectId: string | undefined;
+      if (route?.auth) projectId = await authorize(route, method, path, headers.single);
+      const event: APIGatewayProxyEvent = {
+        resource: route?.path ?? '/dashboard/{proxy+}',
+        path,
+        httpMethod: method,
+        headers: headers.single,
+        multiValueHeaders: headers.multi,
+        queryStringParameters: Object.keys(query.single).length ? query.single : null,
+        multiValueQueryStringParameters: Object.keys(query.multi).length ? query.multi : null,
+        pathParameters: found?.match?.pathParameters && Object.keys(found.match.pathParameters).length ? found.match.pathParameters : dashboard ? { proxy: path.replace(/^\/dashboard\/?/, '') } : null,
+        stageVariables: null,
+        body: body.length ? body.toString('utf8') : null,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: 'local',
+          authorizer: projectId ? { projectId, principalId: projectId } : null,
+          protocol: 'HTTP/1.1',
+          httpMethod: method,
+          identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+          path,
+          stage: 'local',
+          requestId,
+          requestTimeEpoch: Date.now(),
+          resourceId: 'local',
+          resourcePath: route?.path ?? '/dashboard/{proxy+}',
+        } as APIGatewayProxyEvent['requestContext'],
+      };
+      const modulePath = route ? `functions/http/${route.handler}` : workerHandlers.dashboard;
+      const result = await loadHandler<ProxyHandler>(modulePath)(event, lambdaContext(route?.handler ?? 'dashboard'));
+      send(res, result);
+    } catch (err) {
+      if (err instanceof AppError) sendError(res, err, requestId);
+      else {
+        logger.error('gateway failure', { error: err as Error, requestId });
+        send(res, errorResponse(err, requestId));
+      }
+    } finally {
+      done();
+    }
+  }
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 30_000;
+  return server;
+}

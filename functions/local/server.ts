@@ -1,0 +1,176 @@
+// The whole service on one machine: embedded store, gateway, in-process queue and bus, bootstrap credentials.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { workerHandlers } from '../../lib/routes';
+import { createProject } from '../core/auth';
+import type { BusEvent } from '../core/events';
+import { isApiKeyShape, isUuid } from '../core/ids';
+import { systemClock } from '../core/time';
+import { resetAwsClients } from '../shared/aws';
+import { resetCursorKey } from '../shared/cursor';
+import { configureDeps, getDeps, resetDeps } from '../shared/deps';
+import { InProcessBus } from './bus';
+import { createGateway, loadHandler, type GatewayOptions } from './gateway';
+import { InProcessQueue } from './queue';
+import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
+
+export interface LocalServiceOptions {
+  host?: string;
+  /** 0 = ephemeral. */
+  port?: number;
+  dataDir?: string;
+  inMemory?: boolean;
+  tableName?: string;
+  /** External DynamoDB-compatible endpoint instead of the embedded store. */
+  dynamodbEndpoint?: string;
+  bootstrapProjectId?: string;
+  bootstrapApiKey?: string;
+  /** Write <dataDir>/credentials.json. Default true. */
+  writeCredentials?: boolean;
+  queue?: { concurrency?: number; maxReceives?: number; redeliveryDelayMs?: number };
+  gateway?: GatewayOptions;
+  /** Run webhook deliveries for bus events. Default true. */
+  deliverWebhooks?: boolean;
+}
+
+export interface LocalService {
+  url: string;
+  projectId: string;
+  apiKey: string;
+  tableName: string;
+  dynamodbEndpoint: string;
+  dataDir: string;
+  queue: InProcessQueue;
+  bus: InProcessBus;
+  /** Waits until the queue and the bus are idle. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Credentials {
+  base_url: string;
+  project_id: string;
+  api_key: string;
+}
+
+export interface StoreInfo {
+  endpoint: string;
+  table: string;
+}
+
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function startLocalService(opts: LocalServiceOptions = {}): Promise<LocalService> {
+  const host = opts.host ?? process.env.RTS_HOST ?? '127.0.0.1';
+  const port = opts.port ?? Number(process.env.RTS_PORT ?? 8787);
+  const dataDir = resolve(opts.dataDir ?? process.env.RTS_DATA_DIR ?? '.rts');
+  const inMemory = opts.inMemory ?? process.env.RTS_IN_MEMORY === 'true';
+  const tableName = opts.tableName ?? process.env.TABLE_NAME ?? 'rts-local';
+  const external = opts.dynamodbEndpoint ?? process.env.DYNAMODB_ENDPOINT;
+  mkdirSync(dataDir, { recursive: true });
+
+  let store: EmbeddedStore | undefined;
+  if (!external) store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1' });
+  const endpoint = external ?? store!.endpoint;
+
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.TABLE_NAME = tableName;
+  process.env.AWS_REGION ??= 'local';
+  process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  resetAwsClients();
+  resetCursorKey();
+  await ensureTable(endpoint, tableName);
+
+  type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
+  const queue = new InProcessQueue({
+    worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),
+    deadLetter: () => loadHandler<SqsHandler>(workerHandlers.deadLetter),
+    ...opts.queue,
+  });
+  const bus = new InProcessBus(
+    opts.deliverWebhooks === false
+      ? {}
+      : { target: () => loadHandler<(e: EventBridgeEvent<string, BusEvent>, c: Context) => Promise<unknown>>(workerHandlers.webhookDelivery) },
+  );
+  resetDeps();
+  configureDeps({ queue, events: bus });
+
+  const server = createGateway(opts.gateway);
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(port, host, () => res());
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  process.env.RTS_PUBLIC_URL ??= url;
+
+  // Credentials: the bootstrap pair when given, else the ones this folder already holds, else a new project.
+  const credPath = join(dataDir, 'credentials.json');
+  const saved = inMemory ? undefined : readJson<Credentials>(credPath);
+  const wantedProject = opts.bootstrapProjectId ?? process.env.RTS_BOOTSTRAP_PROJECT_ID ?? saved?.project_id;
+  const wantedKey = opts.bootstrapApiKey ?? process.env.RTS_BOOTSTRAP_API_KEY ?? saved?.api_key;
+  const deps = getDeps();
+  let projectId: string;
+  let apiKey: string;
+  const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash((await import('../core/auth')).hashApiKey(wantedKey)) : null;
+  if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
+    projectId = existingKey.project_id;
+    apiKey = wantedKey!;
+  } else {
+    const issued = await createProject(
+      { projects: deps.projects, clock: systemClock },
+      { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
+    );
+    projectId = issued.project_id;
+    apiKey = issued.api_key;
+  }
+  if (opts.writeCredentials !== false) {
+    const creds: Credentials = { base_url: url, project_id: projectId, api_key: apiKey };
+    writeFileSync(credPath, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(credPath, 0o600);
+    const info: StoreInfo = { endpoint, table: tableName };
+    writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  let closed = false;
+  return {
+    url,
+    projectId,
+    apiKey,
+    tableName,
+    dynamodbEndpoint: endpoint,
+    dataDir,
+    queue,
+    bus,
+    async idle() {
+      for (let i = 0; i < 3; i++) {
+        await queue.drain();
+        await bus.drain();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((res) => {
+        server.close(() => res());
+        server.closeAllConnections();
+      });
+      await queue.close();
+      await bus.close();
+      if (store) await store.close();
+      if (opts.writeCredentials !== false && existsSync(join(dataDir, 'store.json'))) {
+        writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify({ endpoint: null, table: tableName })}\n`, { mode: 0o600 });
+      }
+      resetDeps();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The embedded DynamoDB-compatible store (dynalite), persisted under a folder or kept in memory; the table comes from lib/table.ts.
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { createTableInput, TABLE_KEYS } from '../../lib/table';
+
+// dynalite ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dynalite = require('dynalite') as (opts: Record<string, unknown>) => import('node:http').Server;
+
+export interface EmbeddedStore {
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+/** Starts dynalite on loopback; `path` persists data (LevelDB), omit it for memory only. */
+export async function startEmbeddedStore(opts: { path?: string; port?: number; host?: string } = {}): Promise<EmbeddedStore> {
+  if (opts.path) mkdirSync(opts.path, { recursive: true });
+  const server = dynalite({ path: opts.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+export function localDynamoClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+/** Creates the table if it does not exist yet (idempotent), with TTL enabled like the cloud table. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localDynamoClient(endpoint);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+  } catch (err) {
+    if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+    try {
+      await client.send(new CreateTableCommand(createTableInput(tableName)));
+    } catch (createErr) {
+      if ((createErr as Error).name !== 'ResourceInUseException') throw createErr;
+    }
+    await client
+      .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true } }))
+      .catch(() => undefined); // dynalite does not implement TTL; expiry is checked on read where it matters
+  } finally {
+    client.destroy();
+  }
+}
