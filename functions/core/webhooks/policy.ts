@@ -1,0 +1,30 @@
+// The delivery policy of SPEC section 9 and contract section 8, and the exact wording of last_error.
+import { OutboundError } from '../../ports';
+
+/** A try succeeds on a 2xx within this long (connect + response). */
+export const DELIVERY_TIMEOUT_MS = 5000;
+/** Waits before the 2nd, 3rd and 4th tries: up to 3 retries after the first try. */
+export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
+/** Delivery log entries and dedup claims are kept this long (SPEC section 4). */
+export const DELIVERY_LOG_TTL_S = 7 * 24 * 3600;
+
+export const USER_AGENT = 'rts-webhooks/1';
+
+export const isSuccessStatus = (status: number) => status >= 200 && status < 300;
+
+/** `"HTTP <status>"` for any non-2xx answer (a 3xx included: redirects are not followed). */
+export const httpStatusError = (status: number) => `HTTP ${status}`;
+
+/**
+ * The last_error text of a try that got no HTTP answer. The guarded sender already words its errors as SPEC 9 does
+ * ("timeout after 5000 ms", "connection error: <code>", "blocked: <reason>"); anything else is a connection error.
+ */
+export function sendErrorText(err: unknown): string {
+  if (err instanceof OutboundError) return err.message;
+  const code = (err as { code?: unknown })?.code;
+  return `connection error: ${typeof code === 'string' && code ? code : 'UNKNOWN'}`;
+}
+
+export function epochSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}

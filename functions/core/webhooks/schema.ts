@@ -1,0 +1,136 @@
+// Request bodies of the webhook routes (SPEC section 4) and the records they become.
+import { EVENT_TYPES, type EventType } from '../events';
+import { z } from '../zod';
+
+/** SPEC section 2: a project holds at most this many webhooks. */
+export const MAX_WEBHOOKS_PER_PROJECT = 25;
+
+/** Why a webhook URL is unacceptable, or null when it is fine: https, absolute, no user:password. */
+export function webhookUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'url must be a valid absolute URL';
+  }
+  if (url.protocol !== 'https:') return 'url must use https://';
+  if (url.username !== '' || url.password !== '') return 'url must not contain credentials (user:password@)';
+  if (url.hostname === '') return 'url must name a host';
+  return null;
+}
+
+const webhookUrl = z
+  .string()
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({ description: 'https:// URL that receives the signed POSTs', example: 'https://example.com/hooks/rts' });
+
+/** `["*"]` or a non-empty list of known event types; duplicates are folded. */
+const eventsField = z
+  .array(z.string())
+  .min(1, 'events must list at least one event type, or be ["*"]')
+  .max(EVENT_TYPES.length + 1)
+  .superRefine((events, ctx) => {
+    if (events.includes('*') && events.some((e) => e !== '*')) {
+      ctx.addIssue({ code: 'custom', message: '"*" subscribes to every event and cannot be combined with event types' });
+      return;
+    }
+    events.forEach((e, i) => {
+      if (e !== '*' && !(EVENT_TYPES as readonly string[]).includes(e)) {
+        ctx.addIssue({ code: 'custom', path: [i], message: `unknown event type ${JSON.stringify(e)}; known: ${EVENT_TYPES.join(', ')} or "*"` });
+      }
+    });
+  })
+  .transform((events) => [...new Set(events)] as WebhookEvents)
+  .openapi({ description: 'event types to receive, or ["*"] for all', example: ['run.completed', 'ci.decision.fail'] });
+
+const description = z.string().max(500).nullable();
+
+/** Body of POST /v1/webhooks. `url` comes first so that its issue is `details[0]` when several fields are wrong. */
+export const webhookCreateSchema = z
+  .object({
+    url: webhookUrl,
+    events: eventsField,
+    is_enabled: z.boolean().default(true),
+    description: description.optional().transform((d) => d ?? null),
+  })
+  .openapi('WebhookCreate');
+export type WebhookCreateInput = z.output<typeof webhookCreateSchema>;
+
+/** Body of PATCH /v1/webhooks/{id}: any of the create fields, same rules, at least one. */
+export const webhookPatchSchema = z
+  .object({
+    url: webhookUrl.optional(),
+    events: eventsField.optional(),
+    is_enabled: z.boolean().optional(),
+    description: description.optional(),
+  })
+  .refine((p) => p.url !== undefined || p.events !== undefined || p.is_enabled !== undefined || p.description !== undefined, {
+    message: 'provide at least one of url, events, is_enabled, description',
+  })
+  .openapi('WebhookPatch');
+export type WebhookPatchInput = z.output<typeof webhookPatchSchema>;
+
+export type WebhookEvents = ['*'] | EventType[];
+
+/** A stored webhook. `secret` never leaves the service except in the create and rotate responses. */
+export interface WebhookRecord {
+  project_id: string;
+  webhook_id: string;
+  url: string;
+  events: WebhookEvents;
+  is_enabled: boolean;
+  description: string | null;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+  /** The last failure after all retries: "HTTP 500", "timeout after 5000 ms", "connection error: ECONNREFUSED", "blocked: ...". */
+  last_error: string | null;
+  last_error_at: string | null;
+  /** When the last successful delivery was acknowledged, and with which status. */
+  last_delivery_at: string | null;
+  last_status: number | null;
+}
+
+/** What GET/list/PATCH return: the record without its secret and owner. */
+export type WebhookView = Omit<WebhookRecord, 'secret' | 'project_id' | 'updated_at'>;
+
+/** What POST returns: the view plus the secret, once. */
+export type WebhookCreated = Pick<WebhookRecord, 'webhook_id' | 'url' | 'events' | 'is_enabled' | 'description' | 'secret' | 'created_at'>;
+
+export function toView(r: WebhookRecord): WebhookView {
+  return {
+    webhook_id: r.webhook_id,
+    url: r.url,
+    events: r.events,
+    is_enabled: r.is_enabled,
+    description: r.description ?? null,
+    created_at: r.created_at,
+    last_error: r.last_error ?? null,
+    last_error_at: r.last_error_at ?? null,
+    last_delivery_at: r.last_delivery_at ?? null,
+    last_status: r.last_status ?? null,
+  };
+}
+
+/** One try of a delivery, as the delivery log shows it. */
+export interface DeliveryAttempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export type DeliveryOutcome = 'succeeded' | 'failed' | 'skipped';
+
+/** One delivery log entry (SPEC section 4, kept 7 days). */
+export interface DeliveryLogEntry {
+  delivery_id: string;
+  event_type: EventType;
+  created_at: string;
+  outcome: DeliveryOutcome;
+  attempts: DeliveryAttempt[];
+}
