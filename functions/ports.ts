@@ -86,7 +86,8 @@ export interface RunsRepo {
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
   /** Stores a finished attempt exactly once (its events first, the attempt item last). false when it was already stored. */
   putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
-  listAttempts(projectId: string, runId: string): Promise<AttemptRecord[]>;
+  /** Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views). */
+  listAttempts(projectId: string, runId: string, opts?: { transcripts?: boolean }): Promise<AttemptRecord[]>;
   listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
   listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
 }

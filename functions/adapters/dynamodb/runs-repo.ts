@@ -159,7 +159,7 @@ export class DynamoRunsRepo implements RunsRepo {
     return items.map((i) => ({ pk: i.pk, sk: i.sk }));
   }
 
-  async listAttempts(projectId: string, runId: string): Promise<AttemptRecord[]> {
+  async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean } = {}): Promise<AttemptRecord[]> {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :z',
       ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':a': 'ATTEMPT#', ':z': 'SEV#~' },
@@ -177,7 +177,7 @@ export class DynamoRunsRepo implements RunsRepo {
       const { transcript_gz, transcript_dropped, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
         AttemptRecord & { transcript_gz?: Uint8Array; transcript_dropped?: boolean; policy_event_count?: number; security_event_count?: number }
       >(i);
-      const transcript = transcript_gz ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
+      const transcript = transcript_gz && opts.transcripts !== false ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
       return {
         ...score,
         transcript,
