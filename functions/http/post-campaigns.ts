@@ -1,4 +1,5 @@
 // POST /v1/campaigns: creates a campaign (secrets in the target are write-only).
+import '../shared/with-bus';
 import { campaignInputSchema } from '../core/campaigns/schema';
 import { createCampaign } from '../core/campaigns/service';
 import { route } from '../shared/http';

@@ -1,4 +1,6 @@
 // POST /v1/runs: queues a replay of one trace against one campaign.
+import '../shared/with-queue';
+import '../shared/with-bus';
 import { createReplayRun } from '../core/runs/service';
 import { z } from '../core/zod';
 import { route } from '../shared/http';

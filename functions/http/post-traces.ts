@@ -1,4 +1,5 @@
 // POST /v1/traces: uploads a trace in the native format, or an OTLP/JSON export holding one or more traces.
+import '../shared/with-bus';
 import { TRACE_BODY_LIMIT } from '../../lib/routes';
 import { convertOtlp, isOtlpExport } from '../core/traces/otlp';
 import { traceInputSchema } from '../core/traces/schema';

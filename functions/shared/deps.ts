@@ -1,6 +1,7 @@
-// Wires the core to its adapters once per process: DynamoDB repositories, SQS/EventBridge in the cloud;
-// the local runtime swaps in its in-process queue and bus through configureDeps before serving.
-import type { Deps } from '../ports';
+// Wires the core to its adapters once per process. Repositories are always DynamoDB; the queue and the bus are
+// registered by the few handlers that use them (import './with-queue' / './with-bus'), so the other functions
+// neither bundle the SQS/EventBridge clients nor could use them. The local runtime overrides queue and bus.
+import type { Deps, EventPublisher, QueuePort } from '../ports';
 import { newUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
@@ -8,13 +9,18 @@ import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
 import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
-import { SqsQueue } from '../adapters/sqs/sqs-queue';
-import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
 import { createGuardedSender } from '../adapters/http/guarded-sender';
 import { allowPrivateTargets, optionalEnv } from './env';
 
 let overrides: Partial<Deps> = {};
 let cached: Deps | undefined;
+const factories: { queue?: () => QueuePort; events?: () => EventPublisher } = {};
+
+/** Registers the cloud adapter for the queue or the bus (called by with-queue.ts / with-bus.ts). */
+export function registerAdapter<K extends keyof typeof factories>(kind: K, factory: NonNullable<(typeof factories)[K]>): void {
+  factories[kind] = factory;
+  cached = undefined;
+}
 
 /** Replaces some collaborators (local runtime, tests); the next getDeps() rebuilds. */
 export function configureDeps(o: Partial<Deps>): void {
@@ -37,20 +43,26 @@ export function dashboardBase(): string {
   return (optionalEnv('RTS_DASHBOARD_URL') ?? `${publicBaseUrl()}/dashboard`).replace(/\/+$/, '');
 }
 
+function unwired(kind: string): never {
+  throw new Error(`this function has no ${kind} wired (import shared/with-${kind === 'queue' ? 'queue' : 'bus'} in its handler)`);
+}
+
 export function getDeps(): Deps {
   if (!cached) {
+    const queue = overrides.queue ?? (factories.queue ? factories.queue() : undefined);
+    const events = overrides.events ?? (factories.events ? factories.events() : undefined);
     cached = {
       projects: new DynamoProjectsRepo(),
       traces: new DynamoTracesRepo(),
       campaigns: new DynamoCampaignsRepo(),
       runs: new DynamoRunsRepo(),
       idempotency: new DynamoIdempotencyRepo(),
-      queue: overrides.queue ?? new SqsQueue(),
-      events: overrides.events ?? new EventBridgePublisher(),
+      queue: queue ?? { sendReplay: async () => unwired('queue') },
+      events: events ?? { publish: async () => unwired('bus') },
       clock: systemClock,
       uuid: newUuid,
       dashboardBase,
-      http: overrides.http ?? createGuardedSender({ allowPrivate: allowPrivateTargets() }),
+      http: createGuardedSender({ allowPrivate: allowPrivateTargets() }),
       ...overrides,
     };
   }
