@@ -1,14 +1,8 @@
 // GET /v1/runs: the project's runs, newest first; filters campaign_id, trace_id, status.
 import { listRuns } from '../core/runs/service';
-import { z } from '../core/zod';
+import { runFilterSchema } from '../core/runs/schema';
 import { encodeCursor } from '../shared/cursor';
 import { pageRequest, route, validate } from '../shared/http';
-
-export const runFilterSchema = z.object({
-  campaign_id: z.uuid({ version: 'v4' }).optional(),
-  trace_id: z.uuid({ version: 'v4' }).optional(),
-  status: z.enum(['queued', 'running', 'completed', 'failed']).optional(),
-});
 
 export const handler = route({ name: 'GET /v1/runs' }, async ({ deps, projectId, query }) => {
   const filter = validate(runFilterSchema, { campaign_id: query.campaign_id, trace_id: query.trace_id, status: query.status }, 'Invalid filter.');
