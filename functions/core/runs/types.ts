@@ -44,7 +44,14 @@ export interface AttemptScore {
 
 /** One entry of an attempt's transcript. */
 export type TranscriptEntry =
-  | { type: 'message'; role: 'system' | 'user' | 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | {
+      type: 'message';
+      role: 'system' | 'user' | 'assistant';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      /** What the engine had to repair in the agent's answer (e.g. unparseable tool arguments). */
+      notes?: string[];
+    }
   | {
       type: 'tool_result';
       step: number;

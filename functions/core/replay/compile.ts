@@ -1,0 +1,99 @@
+// Per-run preparation, done once and shared by every attempt: recording index, policies, payloads, base messages.
+import type { Campaign, DetectorKind, Mutation } from '../campaigns/schema';
+import type { TranscriptEntry } from '../runs/types';
+import type { ToolDefinition, Trace } from '../traces/schema';
+import { normaliseDomains } from './detectors/monitor';
+import { canaryToken } from './hash';
+import { perturbInput } from './mutations/input-perturbation';
+import { baitCredential, injectionText } from './mutations/payloads';
+import type { MutationMaterial } from './mutations/tool-result';
+import { compilePolicies, type CompiledPolicy } from './policies/evaluate';
+import { indexRecording, type Recording } from './recording';
+import type { ChatMessage } from './types';
+
+export interface RunInput {
+  run_id: string;
+  trace: Trace;
+  campaign: Campaign;
+}
+
+export interface MutationPlan extends MutationMaterial {
+  injectionCanary: string | null;
+  baitCanary: string | null;
+}
+
+/** The opening of a conversation: system and user steps of the trace (input perturbation applied). */
+export interface BaseConversation {
+  messages: ChatMessage[];
+  transcript: TranscriptEntry[];
+}
+
+export interface CompiledRun {
+  runId: string;
+  trace: Trace;
+  campaign: Campaign;
+  recording: Recording;
+  policies: CompiledPolicy[];
+  detectors: ReadonlySet<DetectorKind>;
+  allowedDomains: string[];
+  tools: ToolDefinition[];
+  /** Payloads and canaries of a mutation (empty for the baseline). */
+  material(mutation: Mutation | null): MutationPlan;
+  /** The conversation's opening for a mutation (null: the baseline); shared, never mutated by attempts. */
+  base(mutation: Mutation | null): BaseConversation;
+}
+
+const NONE: MutationPlan = { injectionCanary: null, baitCanary: null };
+
+/** Prepares a run for replay: everything that does not change between attempts is computed here once. */
+export function compileRun(input: RunInput): CompiledRun {
+  const { trace, campaign } = input;
+  const materials = new Map<string, MutationPlan>();
+  const bases = new Map<string | null, BaseConversation>();
+
+  const material = (m: Mutation | null): MutationPlan => {
+    if (!m) return NONE;
+    let plan = materials.get(m.id);
+    if (!plan) {
+      plan = { ...NONE };
+      if (m.type === 'prompt_injection') {
+        plan.injectionCanary = canaryToken('inject', campaign.campaign_id, trace.trace_id, m.id);
+        plan.injection = injectionText(m, plan.injectionCanary);
+      } else if (m.type === 'secret_bait') {
+        plan.baitCanary = canaryToken('bait', campaign.campaign_id, trace.trace_id, m.id);
+        plan.bait = baitCredential(plan.baitCanary);
+      }
+      materials.set(m.id, plan);
+    }
+    return plan;
+  };
+
+  const base = (m: Mutation | null): BaseConversation => {
+    const key = m && m.type === 'input_perturbation' ? m.id : null;
+    let conv = bases.get(key);
+    if (!conv) {
+      conv = { messages: [], transcript: [] };
+      for (const step of trace.steps) {
+        if (step.role !== 'system' && step.role !== 'user') continue;
+        const content = step.role === 'user' && m && m.type === 'input_perturbation' ? perturbInput(m, step.content) : step.content;
+        conv.messages.push({ role: step.role, content });
+        conv.transcript.push({ type: 'message', role: step.role, content });
+      }
+      bases.set(key, conv);
+    }
+    return conv;
+  };
+
+  return {
+    runId: input.run_id,
+    trace,
+    campaign,
+    recording: indexRecording(trace),
+    policies: compilePolicies(campaign.policies),
+    detectors: new Set(campaign.security.detectors),
+    allowedDomains: normaliseDomains(campaign.security.allowed_domains),
+    tools: trace.tools ?? [],
+    material,
+    base,
+  };
+}

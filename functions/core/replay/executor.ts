@@ -1,0 +1,158 @@
+// The run executor: runs a run's missing attempts, persists each as it ends, makes the run terminal once, and
+// (re)publishes run.completed until it is marked published. Safe under redelivery, crashes and duplicate deliveries.
+import type { Target } from '../campaigns/schema';
+import type { BusEvent } from '../events';
+import type { Deps, ReplayMessage } from '../../ports';
+import type { AttemptRecord, Run, RunStatus } from '../runs/types';
+import { nowIso } from '../time';
+import { runAttempt } from './attempt';
+import { compileRun } from './compile';
+import { planAttempts } from './plan';
+import { runBounded } from './pool';
+import { computeSummary } from './scoring';
+import { createTarget, type TargetDeps } from './targets';
+import type { AgentTarget, Sleep } from './types';
+
+/** What the executor uses of the service's dependencies. */
+export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'>;
+
+/**
+ * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
+ * terminal and not yet published (so it must be idempotent). CI aggregation plugs in here.
+ */
+export type OnTerminal<D extends ExecutorDeps = Deps> = (deps: D, run: Run) => Promise<void>;
+
+export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
+  /** Attempts of one run in flight at once; default 4. */
+  concurrency?: number;
+  /** Retry back-off wait of network targets; default a real timer. */
+  sleep?: Sleep;
+  onTerminal?: OnTerminal<D>;
+  /** Builds the agent target; default createTarget (tests inject scripted agents). */
+  targetFactory?: (target: Target, deps: TargetDeps) => AgentTarget;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+const TERMINAL: readonly RunStatus[] = ['completed', 'failed'];
+const ACTIVE: RunStatus[] = ['queued', 'running'];
+/** Counting and resuming need scores and events, never transcripts. */
+const NO_TRANSCRIPTS = { transcripts: false };
+
+export const isTerminal = (status: RunStatus): boolean => TERMINAL.includes(status);
+
+/** The bus event of a terminal run; its id is deterministic so a re-publish is deduplicated downstream. */
+export function runCompletedEvent(run: Run, createdAt: string): BusEvent {
+  const s = run.summary;
+  return {
+    id: `run.completed:${run.run_id}`,
+    envelope: {
+      event_type: 'run.completed',
+      project_id: run.project_id,
+      created_at: createdAt,
+      data: {
+        run_id: run.run_id,
+        status: run.status === 'completed' ? 'done' : 'failed',
+        attempt_count: s.attempt_count,
+        passed_count: s.passed_count,
+        failed_count: s.failed_count,
+        unsafe_count: s.unsafe_count,
+        pass_rate: s.pass_rate,
+        policy_events_count: s.policy_events_count,
+        security_events_count: s.security_events_count,
+        trace_id: run.trace_id,
+        campaign_id: run.campaign_id,
+      },
+    },
+  };
+}
+
+/**
+ * Processes one replay message. Returns the run as it was left (null when it does not exist). Throws when
+ * something must be retried (a store or bus failure): the queue redelivers and the next delivery resumes.
+ */
+export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: ExecuteOptions<D> = {}): Promise<Run | null> {
+  const { project_id: pid, run_id: rid } = msg;
+  const run = await deps.runs.get(pid, rid);
+  if (!run) return null;
+  if (isTerminal(run.status)) return publishCompletion(deps, run, opts);
+
+  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), deps.campaigns.get(pid, run.campaign_id)]);
+  if (!trace || !campaign) {
+    const reason = !trace ? `trace ${run.trace_id} no longer exists` : `campaign ${run.campaign_id} no longer exists`;
+    return failRun(deps, run, reason, opts);
+  }
+
+  const plan = planAttempts(campaign);
+  const startPatch: Partial<Run> = { status: 'running', attempt_total: plan.length };
+  if (!run.started_at) startPatch.started_at = nowIso(deps.clock);
+  if (!(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return settle(deps, msg, opts);
+
+  const stored = new Map<number, AttemptRecord>();
+  for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+  const missing = plan.filter((p) => !stored.has(p.attempt));
+  if (missing.length > 0) {
+    const compiled = compileRun({ run_id: rid, trace, campaign });
+    const target = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http: deps.http, sleep: opts.sleep });
+    // Progress writes are chained so they land in order, each carrying the latest stored state.
+    let progress: Promise<unknown> = Promise.resolve();
+    const reportProgress = (): Promise<unknown> =>
+      (progress = progress.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) })));
+    await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
+      const record = await runAttempt(compiled, planned, target, deps.clock);
+      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+      else for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a); // another delivery stored it first
+      await reportProgress();
+    });
+    await progress;
+  }
+
+  const planned = new Set(plan.map((p) => p.attempt));
+  const finished = (await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)).filter((a) => planned.has(a.attempt));
+  if (finished.length < plan.length) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
+  const allError = finished.length > 0 && finished.every((a) => a.status === 'error');
+  const ended = await deps.runs.transition(pid, rid, ACTIVE, {
+    status: allError ? 'failed' : 'completed',
+    completed_at: nowIso(deps.clock),
+    summary: computeSummary(finished),
+    error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
+  });
+  return ended ? publishCompletion(deps, ended, opts) : settle(deps, msg, opts);
+}
+
+/**
+ * The dead-letter path: the run could not be processed within the queue's retries. Marks it failed (summary from the
+ * attempts stored so far) unless it is already terminal, then makes sure run.completed is published.
+ */
+export async function markRunFailed<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, reason: string, opts: Pick<ExecuteOptions<D>, 'onTerminal'> = {}): Promise<Run | null> {
+  const run = await deps.runs.get(msg.project_id, msg.run_id);
+  if (!run) return null;
+  if (isTerminal(run.status)) return publishCompletion(deps, run, opts);
+  return failRun(deps, run, reason, opts);
+}
+
+async function failRun<D extends ExecutorDeps>(deps: D, run: Run, reason: string, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run | null> {
+  const attempts = await deps.runs.listAttempts(run.project_id, run.run_id, NO_TRANSCRIPTS);
+  const ended = await deps.runs.transition(run.project_id, run.run_id, ACTIVE, {
+    status: 'failed',
+    error: reason,
+    completed_at: nowIso(deps.clock),
+    summary: computeSummary(attempts),
+  });
+  return ended ? publishCompletion(deps, ended, opts) : settle(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
+}
+
+/** A conditional transition lost: someone else moved the run; reload it and finish the post-terminal phase if due. */
+async function settle<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run | null> {
+  const run = await deps.runs.get(msg.project_id, msg.run_id);
+  if (run && isTerminal(run.status)) return publishCompletion(deps, run, opts);
+  return run;
+}
+
+/** The idempotent post-terminal phase: hook, run.completed on the bus, then the published mark. */
+async function publishCompletion<D extends ExecutorDeps>(deps: D, run: Run, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run> {
+  if (run.completion_published) return run;
+  if (opts.onTerminal) await opts.onTerminal(deps, run);
+  await deps.events.publish([runCompletedEvent(run, run.completed_at ?? nowIso(deps.clock))]);
+  await deps.runs.update(run.project_id, run.run_id, { completion_published: true });
+  return { ...run, completion_published: true };
+}

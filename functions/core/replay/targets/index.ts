@@ -1,0 +1,34 @@
+// Builds the AgentTarget of a campaign's target definition.
+import type { Target } from '../../campaigns/schema';
+import type { HttpSender } from '../../../ports';
+import type { Trace } from '../../traces/schema';
+import type { AgentTarget, Sleep } from '../types';
+import { httpTarget } from './http';
+import { openAiTarget } from './openai';
+import { recordedTarget } from './recorded';
+
+export interface TargetDeps {
+  /** The trace being replayed (the recorded target replays it). */
+  trace: Pick<Trace, 'steps'>;
+  /** Outbound HTTP; pass the SSRF-guarded sender. */
+  http: HttpSender;
+  /** Retry back-off wait; defaults to a real timer. */
+  sleep?: Sleep;
+}
+
+/** The target for a campaign: recorded, http (step protocol) or openai (Chat Completions). */
+export function createTarget(target: Target, deps: TargetDeps): AgentTarget {
+  switch (target.type) {
+    case 'recorded':
+      return recordedTarget(deps.trace);
+    case 'http':
+      return httpTarget(target, deps);
+    case 'openai':
+      return openAiTarget(target, deps);
+  }
+}
+
+export { httpTarget, parseStepAnswer, STEP_PROTOCOL } from './http';
+export { completionsUrl, openAiTarget, parseCompletion, toOpenAiMessages, toOpenAiTools } from './openai';
+export { recordedTarget, RECORDING_EXHAUSTED } from './recorded';
+export { RETRY_DELAYS_MS } from './retry';

@@ -1,0 +1,54 @@
+// The retry rule shared by network targets (SPEC 7.2): three tries, waiting 0.5 s then 1 s; a blocked address is final.
+import { OutboundError } from '../../../ports';
+import { TargetError, type Sleep } from '../types';
+
+export const RETRY_DELAYS_MS: readonly number[] = [500, 1000];
+
+/** A try that failed in a way a retry may fix (non-2xx, timeout, connection error, unparseable answer). */
+export class RetryableFailure extends Error {}
+
+/**
+ * Runs `once` up to 1 + RETRY_DELAYS_MS.length times. An OutboundError of kind `blocked` (the SSRF guard) ends at
+ * once: the same address would be refused again. Exhausted retries become a TargetError naming the last failure.
+ */
+export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep): Promise<T> {
+  let last = '';
+  for (let i = 0; i <= RETRY_DELAYS_MS.length; i++) {
+    if (i > 0) await sleep(RETRY_DELAYS_MS[i - 1]);
+    try {
+      return await once();
+    } catch (err) {
+      if (err instanceof OutboundError && err.kind === 'blocked') throw new TargetError(`target ${err.message}`);
+      if (err instanceof RetryableFailure || err instanceof OutboundError) last = err.message;
+      else last = `connection error: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  throw new TargetError(`target failed after ${RETRY_DELAYS_MS.length + 1} tries: ${last}`);
+}
+
+/** Caller headers first, then ours, which replace any caller header of the same name (case-insensitively). */
+export function mergeHeaders(custom: Record<string, string> | undefined, ours: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const reserved = new Set(Object.keys(ours).map((k) => k.toLowerCase()));
+  for (const [k, v] of Object.entries(custom ?? {})) if (!reserved.has(k.toLowerCase())) out[k] = v;
+  return Object.assign(out, ours);
+}
+
+/** The response body as a JSON object, or a RetryableFailure. */
+export function parseJsonObject(body: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new RetryableFailure(`unparseable answer: not JSON (${preview(body)})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RetryableFailure('unparseable answer: not a JSON object');
+  return value as Record<string, unknown>;
+}
+
+export function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat || 'empty body';
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -1,0 +1,61 @@
+// Helpers over JSON values: dotted paths, subset matching, string leaves for scanning.
+import { canonicalJson } from '../json';
+
+type Json = unknown;
+
+const isObject = (v: Json): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Reads a dotted path (`customer.address.city`, array indexes as `items.0.sku`); `found` is false when absent. */
+export function getPath(value: Json, path: string): { found: boolean; value?: unknown } {
+  let current: unknown = value;
+  for (const part of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(part) && Number(part) < current.length) current = current[Number(part)];
+    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, part)) current = current[part];
+    else return { found: false };
+  }
+  return current === undefined ? { found: false } : { found: true, value: current };
+}
+
+/**
+ * true when `expected` is contained in `actual`: every key of an expected object is present with a matching
+ * value (recursively); arrays and scalars must be equal (canonical JSON).
+ */
+export function isSubset(expected: Json, actual: Json): boolean {
+  if (isObject(expected)) {
+    if (!isObject(actual)) return false;
+    for (const key of Object.keys(expected)) {
+      if (expected[key] === undefined) continue;
+      if (!Object.prototype.hasOwnProperty.call(actual, key) || !isSubset(expected[key], actual[key])) return false;
+    }
+    return true;
+  }
+  if (expected === actual) return true;
+  if (typeof expected !== 'object' || typeof actual !== 'object') return false;
+  return canonicalJson(expected) === canonicalJson(actual);
+}
+
+/** The text of a JSON value as scanners see it: strings as they are, anything else as JSON. */
+export function scanText(value: Json): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value) ?? '';
+}
+
+/** Every string leaf (and object key) of a value joined by newlines: instruction scanners read text, not JSON quoting. */
+export function stringLeaves(value: Json): string {
+  if (typeof value === 'string') return value;
+  const out: string[] = [];
+  const walk = (v: Json, depth: number): void => {
+    if (depth > 64) return;
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1);
+    else if (isObject(v)) {
+      for (const key of Object.keys(v)) {
+        out.push(key);
+        walk(v[key], depth + 1);
+      }
+    }
+  };
+  walk(value, 0);
+  return out.join('\n');
+}

@@ -1,0 +1,28 @@
+// SQS handler of the replay dead-letter queue: runs abandoned after the queue's retries are marked failed.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { markRunFailed } from '../core/replay/executor';
+import { getDeps } from '../shared/deps';
+import { logger } from '../shared/logger';
+import '../shared/with-bus';
+import { parseReplayMessage } from '../core/replay/message';
+
+/** The error text a dead-lettered run gets (the replay queue's maxReceiveCount is 3). */
+export const ABANDONED_REASON = 'processing abandoned after 3 deliveries';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+async function processRecord(record: SQSRecord): Promise<void> {
+  const msg = parseReplayMessage(record.body);
+  if (!msg) {
+    logger.error('dropping malformed dead-lettered message', { messageId: record.messageId });
+    return;
+  }
+  const run = await markRunFailed(getDeps(), msg, ABANDONED_REASON);
+  logger.warn('replay message dead-lettered', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
+}
+
+/** Marks each dead-lettered run failed and publishes run.completed; a record that throws is retried. */
+export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  return processPartialResponse(event, processRecord, processor, { context });
+}

@@ -1,0 +1,26 @@
+// SQS handler of the replay queue: one message = one run to execute (or resume); failures are reported per record.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { executeRun } from '../core/replay/executor';
+import { getDeps } from '../shared/deps';
+import { logger } from '../shared/logger';
+import '../shared/with-bus';
+import { parseReplayMessage } from '../core/replay/message';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+async function processRecord(record: SQSRecord): Promise<void> {
+  const msg = parseReplayMessage(record.body);
+  if (!msg) {
+    // Retrying a body that cannot be read would only fail again until the dead-letter queue: drop it now.
+    logger.error('dropping malformed replay message', { messageId: record.messageId });
+    return;
+  }
+  const run = await executeRun(getDeps(), msg);
+  logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
+}
+
+/** Executes each record's run; a record that throws is reported in batchItemFailures and redelivered by SQS. */
+export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  return processPartialResponse(event, processRecord, processor, { context });
+}
