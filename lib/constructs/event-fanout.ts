@@ -1,0 +1,84 @@
+// Event fan-out: the custom bus, a rule sending every project event to the webhook delivery function, its DLQ and alarms.
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { workerHandlers } from '../routes';
+import { errorsAlarm, queueDepthAlarm, type AlarmSink } from './alarms';
+import { RuntimeSettings, ServiceFunction } from './service-function';
+
+/** The `source` every rts event carries on the bus. */
+export const EVENT_SOURCE = 'rts';
+
+export interface EventFanoutProps {
+  readonly table: dynamodb.ITable;
+  readonly settings: RuntimeSettings;
+  readonly alarms: AlarmSink;
+  /**
+   * Delivery function timeout. One webhook takes at most 4 tries x 5 s plus 3.5 s of back-off
+   * (SPEC section 9); the margin covers several webhooks delivered in parallel and table writes.
+   * @default Duration.seconds(60)
+   */
+  readonly deliveryTimeout?: Duration;
+  /** EventBridge retries when the function cannot be invoked (throttling, service errors). @default 4 */
+  readonly retryAttempts?: number;
+  /** Oldest event EventBridge still tries to hand over. @default Duration.hours(2) */
+  readonly maxEventAge?: Duration;
+}
+
+/**
+ * Custom EventBridge bus; a rule matching every rts event invokes the signing delivery function.
+ * Both failure paths end in one encrypted dead-letter queue: events EventBridge could not hand to
+ * Lambda (rule target DLQ) and invocations that still failed after Lambda's own async retries
+ * (function DLQ). Retries are safe: the function deduplicates on the bus event id (SPEC section 9).
+ */
+export class EventFanout extends Construct {
+  readonly bus: events.EventBus;
+  readonly rule: events.Rule;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly delivery: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: EventFanoutProps) {
+    super(scope, id);
+    this.bus = new events.EventBus(this, 'Bus', { description: 'rts project events' });
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    this.delivery = new ServiceFunction(this, 'WebhookDelivery', {
+      entry: workerHandlers.webhookDelivery,
+      description: 'rts webhook delivery',
+      settings: props.settings,
+      timeout: props.deliveryTimeout ?? Duration.seconds(60),
+      deadLetterQueue: this.deadLetterQueue,
+      // Lambda's async retries cover a crashed or timed-out invocation; delivery is deduplicated per event and webhook.
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+    }).bindTable(props.table, 'readwrite');
+
+    this.rule = new events.Rule(this, 'AllProjectEvents', {
+      eventBus: this.bus,
+      description: 'Every rts project event -> signed webhook delivery',
+      eventPattern: { source: [EVENT_SOURCE] },
+      targets: [
+        new targets.LambdaFunction(this.delivery.fn, {
+          retryAttempts: props.retryAttempts ?? 4,
+          maxEventAge: props.maxEventAge ?? Duration.hours(2),
+          deadLetterQueue: this.deadLetterQueue,
+        }),
+      ],
+    });
+
+    queueDepthAlarm(this, 'DeadLetterDepth', this.deadLetterQueue, 'Webhook events were dead-lettered: some deliveries were never attempted to completion.', props.alarms);
+    errorsAlarm(this, 'DeliveryErrors', this.delivery, props.alarms);
+
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the event rule target and of the delivery function\'s async invocations.',
+    });
+  }
+}

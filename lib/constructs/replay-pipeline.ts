@@ -1,0 +1,107 @@
+// The replay pipeline: SQS queue -> worker (partial batch failures), dead-letter queue -> dead-letter consumer, alarms.
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { workerHandlers } from '../routes';
+import { errorsAlarm, queueDepthAlarm, type AlarmSink } from './alarms';
+import { RuntimeSettings, ServiceFunction } from './service-function';
+
+export interface ReplayPipelineProps {
+  readonly table: dynamodb.ITable;
+  readonly bus: events.IEventBus;
+  readonly settings: RuntimeSettings;
+  readonly alarms: AlarmSink;
+  /**
+   * Worker timeout: a run's attempts (each up to max_steps agent calls of up to 30 s) must fit;
+   * attempts are persisted as they end, so a timed-out run resumes on redelivery.
+   * @default Duration.minutes(5)
+   */
+  readonly workerTimeout?: Duration;
+  /** Messages per worker invocation. @default 5 */
+  readonly batchSize?: number;
+  /** Deliveries before a message is dead-lettered. @default 3 */
+  readonly maxReceiveCount?: number;
+}
+
+/** The queue's visibility timeout is this multiple of the worker timeout (AWS guidance for Lambda event sources). */
+export const VISIBILITY_FACTOR = 6;
+
+/**
+ * Replay queue with a dead-letter queue, the replay worker consuming it with partial batch failure
+ * reporting, and the dead-letter consumer that marks abandoned runs `failed` and emits `run.completed`.
+ */
+export class ReplayPipeline extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly worker: ServiceFunction;
+  readonly deadLetterConsumer: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: ReplayPipelineProps) {
+    super(scope, id);
+    const workerTimeout = props.workerTimeout ?? Duration.minutes(5);
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      // The consumer may take a while to mark a run failed; keep it above the consumer's timeout.
+      visibilityTimeout: Duration.minutes(6),
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(workerTimeout.toSeconds() * VISIBILITY_FACTOR),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 3 },
+    });
+
+    this.worker = new ServiceFunction(this, 'Worker', {
+      entry: workerHandlers.replayWorker,
+      description: 'rts replay worker',
+      settings: props.settings,
+      timeout: workerTimeout,
+      memorySize: 1024,
+    })
+      .bindTable(props.table, 'readwrite')
+      .bindBus(props.bus);
+    this.worker.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 5, reportBatchItemFailures: true }),
+    );
+
+    this.deadLetterConsumer = new ServiceFunction(this, 'DeadLetterConsumer', {
+      entry: workerHandlers.deadLetter,
+      description: 'rts replay dead-letter consumer',
+      settings: props.settings,
+      timeout: Duration.minutes(1),
+    })
+      .bindTable(props.table, 'readwrite')
+      .bindBus(props.bus);
+    this.deadLetterConsumer.fn.addEventSource(
+      new SqsEventSource(this.deadLetterQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    queueDepthAlarm(this, 'DeadLetterDepth', this.deadLetterQueue, 'Replay messages were dead-lettered: runs abandoned after retries.', props.alarms);
+    // The consumer drains the dead-letter queue quickly, so depth alone can miss a dead-letter; each consumer invocation is one.
+    props.alarms.add(
+      new cloudwatch.Alarm(this, 'DeadLetteredAlarm', {
+        alarmDescription: 'The dead-letter consumer ran: at least one run was abandoned and marked failed.',
+        metric: this.deadLetterConsumer.fn.metricInvocations({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    errorsAlarm(this, 'WorkerErrors', this.worker, props.alarms);
+    errorsAlarm(this, 'DeadLetterConsumerErrors', this.deadLetterConsumer, props.alarms);
+
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the replay queue\'s dead-letter queue; its messages go to the dead-letter consumer, and a queue for the dead-letter queue would only defer the same failure.',
+    });
+  }
+}

@@ -1,0 +1,152 @@
+// ServiceFunction: the one place that fixes runtime, architecture, bundling, logs and tracing, plus least-privilege bind helpers.
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { GSIS } from '../table';
+import { BUNDLE, LOCK_FILE, REPO_ROOT, entryFile } from './bundling';
+
+/** Settings every function of a deployment shares (read from CDK context by the stack). */
+export interface RuntimeSettings {
+  /** RTS_ALLOW_PRIVATE_TARGETS: let webhooks and agent targets reach private addresses. @default false */
+  readonly allowPrivateTargets: boolean;
+  /** RTS_DASHBOARD_URL: base of every `dashboard_url`. @default - unset, the handler derives it */
+  readonly dashboardUrl?: string;
+  /** RTS_PUBLIC_URL: public base URL of the API (no trailing slash). @default - unset */
+  readonly publicUrl?: string;
+}
+
+export interface ServiceFunctionProps {
+  /** Handler module from the repository root without extension, e.g. `functions/http/get-health`; it exports `handler`. */
+  readonly entry: string;
+  /** Shown in the console; route functions use `METHOD /path`. */
+  readonly description?: string;
+  readonly settings: RuntimeSettings;
+  /**
+   * Memory in MB. 512 because Lambda allots CPU in proportion to memory, and cold init of a bundled
+   * SDK is CPU-bound: below 512 the first request of a new instance pays noticeably more.
+   * @default 512
+   */
+  readonly memorySize?: number;
+  /** @default Duration.seconds(15), well under API Gateway's 29 s integration limit */
+  readonly timeout?: Duration;
+  /** @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+  /** Extra environment variables. */
+  readonly environment?: Record<string, string>;
+  /** Dead-letter queue for failed asynchronous invocations. @default - none */
+  readonly deadLetterQueue?: sqs.IQueue;
+  /** Retries of failed asynchronous invocations (0-2). @default - Lambda's default (2) */
+  readonly retryAttempts?: number;
+  /** Maximum age of an asynchronous event before it is dropped or dead-lettered. @default - Lambda's default (6 h) */
+  readonly maxEventAge?: Duration;
+}
+
+export type TableAccess = 'read' | 'readwrite';
+
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+
+/**
+ * A Lambda function with the house defaults: Node.js 22 on arm64, esbuild bundle (AWS SDK included,
+ * minified, CommonJS, source maps on), its own log group with retention, X-Ray active tracing, and an
+ * execution role that starts with nothing but write access to that log group (no managed policies).
+ * Access to the table, queue and bus is added with the bind helpers, each granting only what is listed.
+ */
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      // Logs go with the stack on teardown; only the table is retained.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `rts ${props.description ?? props.entry}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const env: Record<string, string> = {
+      NODE_OPTIONS: '--enable-source-maps',
+      RTS_ALLOW_PRIVATE_TARGETS: String(props.settings.allowPrivateTargets),
+      ...(props.settings.dashboardUrl ? { RTS_DASHBOARD_URL: props.settings.dashboardUrl } : {}),
+      ...(props.settings.publicUrl ? { RTS_PUBLIC_URL: props.settings.publicUrl } : {}),
+      ...props.environment,
+    };
+
+    this.fn = new NodejsFunction(this, 'Fn', {
+      entry: entryFile(props.entry),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(15),
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: lambda.Tracing.ACTIVE,
+      environment: env,
+      deadLetterQueue: props.deadLetterQueue,
+      retryAttempts: props.retryAttempts,
+      maxEventAge: props.maxEventAge,
+      bundling: {
+        target: BUNDLE.target,
+        format: OutputFormat.CJS,
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourceMap,
+        sourcesContent: BUNDLE.sourcesContent,
+        mainFields: [...BUNDLE.mainFields],
+        bundleAwsSDK: true,
+        externalModules: [...BUNDLE.externalModules],
+      },
+    });
+
+    // X-Ray's PutTraceSegments/PutTelemetryRecords accept no resource scoping; CDK adds them with `*` for active tracing.
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support only Resource "*" (active tracing); every other statement of this role names its resource.',
+    });
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Node.js 22 is the deliberate runtime (SPEC section 11): bundles target node22 and CI runs the same major; moving to a newer runtime is a tested change, not an automatic one.',
+    });
+  }
+
+  /** Sets TABLE_NAME and grants read (GetItem, Query, BatchGetItem) or read-write item actions on the table and its GSIs only. */
+  bindTable(table: dynamodb.ITable, access: TableAccess): this {
+    this.fn.addEnvironment('TABLE_NAME', table.tableName);
+    const indexArns = GSIS.map((g) => `${table.tableArn}/index/${g.indexName}`);
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: READ_ACTIONS, resources: [table.tableArn, ...indexArns] }));
+    if (access === 'readwrite') {
+      // Writes target the base table; GSIs are maintained by DynamoDB and never written directly.
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: WRITE_ACTIONS, resources: [table.tableArn] }));
+    }
+    return this;
+  }
+
+  /** Sets REPLAY_QUEUE_URL and grants sqs:SendMessage on that queue only. */
+  bindQueue(queue: sqs.IQueue): this {
+    this.fn.addEnvironment('REPLAY_QUEUE_URL', queue.queueUrl);
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    return this;
+  }
+
+  /** Sets EVENT_BUS_NAME and grants events:PutEvents on that bus only. */
+  bindBus(bus: events.IEventBus): this {
+    this.fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
+    this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [bus.eventBusArn] }));
+    return this;
+  }
+}

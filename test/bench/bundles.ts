@@ -1,0 +1,181 @@
+// Bundle benchmark: every Lambda bundled as ServiceFunction bundles it, its size, and its module cold-init time next to a minimal SDK bundle.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type BuildOptions } from 'esbuild';
+import { BUNDLE, REPO_ROOT, entryFile } from '../../lib/constructs/bundling';
+import { routes, workerHandlers } from '../../lib/routes';
+
+export interface BundleResult {
+  /** Handler module, e.g. `functions/http/get-health`, or `(baseline)`. */
+  name: string;
+  /** Minified index.js in bytes; null when the entry does not exist or failed to bundle. */
+  bytes: number | null;
+  gzipBytes: number | null;
+  mapBytes: number | null;
+  /** Median wall time of `require()` in a fresh node process, without and with --enable-source-maps. */
+  initMs: number | null;
+  initWithSourceMapsMs: number | null;
+  note?: string;
+}
+
+export interface BenchOptions {
+  /** Fresh processes per measurement (median reported). @default 5 */
+  runs?: number;
+  /** Handler modules to bundle. @default every route handler and worker handler */
+  entries?: string[];
+  /** Print the table to stdout. @default true */
+  print?: boolean;
+}
+
+/** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
+const BASELINE_SOURCE = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+`;
+
+/** The esbuild options ServiceFunction passes to NodejsFunction, in esbuild's API form. */
+function esbuildOptions(outfile: string): BuildOptions {
+  return {
+    bundle: true,
+    platform: BUNDLE.platform,
+    target: BUNDLE.target,
+    format: BUNDLE.format,
+    minify: BUNDLE.minify,
+    sourcemap: BUNDLE.sourceMap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    external: [...BUNDLE.externalModules],
+    outfile,
+    logLevel: 'silent',
+    absWorkingDir: REPO_ROOT,
+  };
+}
+
+export function allEntries(): string[] {
+  return [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+// Module init only: the time require() takes in a process that has loaded nothing else. Env values keep
+// module-scope configuration from throwing; nothing is invoked.
+const INIT_PROBE = `
+const t0 = process.hrtime.bigint();
+require(process.argv[1]);
+const t1 = process.hrtime.bigint();
+process.stdout.write(String(Number(t1 - t0) / 1e6));
+`;
+
+function initOnce(file: string, sourceMaps: boolean): number {
+  const out = execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', INIT_PROBE, file], {
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      TABLE_NAME: 'bench',
+      EVENT_BUS_NAME: 'bench',
+      REPLAY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return Number(out);
+}
+
+/** Plain and source-mapped runs alternate, so both medians see the same machine load. */
+function measureInit(file: string, runs: number): { plain: number; maps: number } {
+  const plain: number[] = [];
+  const maps: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    plain.push(initOnce(file, false));
+    maps.push(initOnce(file, true));
+  }
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { plain: round(median(plain)), maps: round(median(maps)) };
+}
+
+async function bundleOne(name: string, dir: string, runs: number, input: { entry?: string; source?: string }): Promise<BundleResult> {
+  const outfile = path.join(dir, name.replace(/[^a-z0-9]+/gi, '_'), 'index.js');
+  try {
+    await build({
+      ...esbuildOptions(outfile),
+      ...(input.entry ? { entryPoints: [input.entry] } : { stdin: { contents: input.source!, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' } }),
+    });
+  } catch (err) {
+    return { name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note: `bundle failed: ${firstError(err)}` };
+  }
+  const code = readFileSync(outfile);
+  const result: BundleResult = {
+    name,
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    mapBytes: existsSync(`${outfile}.map`) ? statSync(`${outfile}.map`).size : 0,
+    initMs: null,
+    initWithSourceMapsMs: null,
+  };
+  try {
+    const init = measureInit(outfile, runs);
+    result.initMs = init.plain;
+    result.initWithSourceMapsMs = init.maps;
+  } catch {
+    result.note = 'require() threw at module init';
+  }
+  return result;
+}
+
+function firstError(err: unknown): string {
+  const first = (err as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
+  if (!first) return (err as Error).message.split('\n')[0];
+  return first.location ? `${first.location.file}:${first.location.line} ${first.text}` : first.text;
+}
+
+const kb = (n: number | null) => (n === null ? '-' : (n / 1024).toFixed(0));
+const ms = (n: number | null) => (n === null ? '-' : n.toFixed(1));
+
+export function formatTable(results: BundleResult[]): string {
+  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'note']];
+  for (const r of results) rows.push([r.name, kb(r.bytes), kb(r.gzipBytes), kb(r.mapBytes), ms(r.initMs), ms(r.initWithSourceMapsMs), r.note ?? '']);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  return rows.map((row) => row.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+/**
+ * Bundles each function with ServiceFunction's esbuild options, measures size and module cold-init
+ * (median over fresh `node` processes, on this machine's Node, not Lambda's), and prints a table with
+ * the minimal DynamoDB-document-client bundle first for comparison. Missing entries are listed, not fatal.
+ */
+export async function benchBundles(options: BenchOptions = {}): Promise<BundleResult[]> {
+  const runs = options.runs ?? 5;
+  const dir = mkdtempSync(path.join(tmpdir(), 'rts-bundles-'));
+  try {
+    const results: BundleResult[] = [await bundleOne('(baseline: DynamoDB document client)', dir, runs, { source: BASELINE_SOURCE })];
+    for (const name of options.entries ?? allEntries()) {
+      const file = entryFile(name);
+      if (!existsSync(file)) {
+        results.push({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note: 'entry missing' });
+        continue;
+      }
+      results.push(await bundleOne(name, dir, runs, { entry: file }));
+    }
+    if (options.print ?? true) console.log(formatTable(results));
+    return results;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  benchBundles().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
