@@ -3,6 +3,10 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { Campaign } from '../../core/campaigns/schema';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
+import { Lru } from './lru';
+
+/** Campaign definitions never change after creation (only min_scenarios does, which the cached view does not serve). */
+const definitions = new Lru<Record<string, unknown>>(1000);
 import { batchWrite, deleteRequest, doc, putRequest, queryAll, queryPage, tableName } from './table';
 
 export class DynamoCampaignsRepo implements CampaignsRepo {
@@ -47,10 +51,16 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     return { ...rest, eval_set: { trace_count: traceCount, min_scenarios: Number(min_scenarios ?? 0) } };
   }
 
-  async get(projectId: string, campaignId: string): Promise<Campaign | null> {
+  async get(projectId: string, campaignId: string, opts: { poolCount?: boolean } = {}): Promise<Campaign | null> {
+    const cacheKey = `${projectId}/${campaignId}`;
+    if (opts.poolCount === false) {
+      const hit = definitions.get(cacheKey);
+      if (hit) return this.fromItem(hit, 0);
+    }
     const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.campaign(projectId, campaignId) }));
     if (!res.Item) return null;
-    return this.fromItem(res.Item, await this.countPool(projectId, campaignId));
+    definitions.set(cacheKey, res.Item);
+    return this.fromItem(res.Item, opts.poolCount === false ? 0 : await this.countPool(projectId, campaignId));
   }
 
   async list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>> {

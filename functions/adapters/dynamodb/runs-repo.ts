@@ -5,6 +5,10 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, RunFilter, RunsRepo, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
+import { Lru } from './lru';
+
+/** Scores of terminal runs (immutable), without transcripts. */
+const finalScores = new Lru<AttemptRecord[]>(500);
 import { batchWrite, deleteRequest, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
 
 /** Above this the transcript is dropped from the item (scores and events are always kept). */
@@ -159,7 +163,19 @@ export class DynamoRunsRepo implements RunsRepo {
     return items.map((i) => ({ pk: i.pk, sk: i.sk }));
   }
 
-  async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean } = {}): Promise<AttemptRecord[]> {
+  async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean; final?: boolean } = {}): Promise<AttemptRecord[]> {
+    const cacheable = opts.final === true && opts.transcripts === false;
+    const cacheKey = `${projectId}/${runId}`;
+    if (cacheable) {
+      const hit = finalScores.get(cacheKey);
+      if (hit) return hit;
+    }
+    const result = await this.queryAttempts(projectId, runId, opts);
+    if (cacheable) finalScores.set(cacheKey, result);
+    return result;
+  }
+
+  private async queryAttempts(projectId: string, runId: string, opts: { transcripts?: boolean }): Promise<AttemptRecord[]> {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :z',
       ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':a': 'ATTEMPT#', ':z': 'SEV#~' },

@@ -7,9 +7,10 @@ import { loadRun, runView } from './service';
 /** GET /v1/runs/{id}: SPEC 7.6's fields, with `scoring` built from the campaign and the stored attempts. */
 export async function getRunDetail(deps: Deps, projectId: string, runId: string) {
   const run = await loadRun(deps, projectId, runId);
+  const final = run.status === 'completed' || run.status === 'failed';
   const [campaign, attempts] = await Promise.all([
-    deps.campaigns.get(projectId, run.campaign_id),
-    deps.runs.listAttempts(projectId, runId, { transcripts: false }),
+    deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
+    deps.runs.listAttempts(projectId, runId, { transcripts: false, final }),
   ]);
   const { source: _source, ...view } = runView(run);
   return { ...view, source: run.source, attempt_total: run.attempt_total, scoring: scoringContext(campaign, attempts) };
@@ -44,7 +45,7 @@ export async function getPolicyEvents(deps: Deps, projectId: string, runId: stri
 export async function getSecurityEvents(deps: Deps, projectId: string, runId: string) {
   const run = await loadRun(deps, projectId, runId);
   const [campaign, attempts, events] = await Promise.all([
-    deps.campaigns.get(projectId, run.campaign_id),
+    deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
     deps.runs.listAttempts(projectId, runId, { transcripts: false }),
     deps.runs.listSecurityEvents(projectId, runId),
   ]);
