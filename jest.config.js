@@ -7,6 +7,7 @@ module.exports = {
     '^.+\\.[tj]s$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, esModuleInterop: true, module: 'commonjs', target: 'ES2022' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  setupFiles: ['<rootDir>/test/helpers/jest-setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -7,7 +7,7 @@ import { isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
 import { resetAwsClients } from '../shared/aws';
-import { startEmbeddedStore, type EmbeddedStore } from '../local/store';
+import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../local/store';
 
 const USAGE = `Usage:
   rts admin create-project --name <name> [--table <TableName> [--region <region>]]
@@ -50,7 +50,6 @@ async function connect(values: { table?: string; region?: string; 'data-dir'?: s
   } else {
     // The service is not running: open its persisted store directly.
     store = await startEmbeddedStore({ path: join(dataDir, 'store') });
-    const { ensureTable } = await import('../local/store');
     await ensureTable(store.endpoint, process.env.TABLE_NAME);
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
   }

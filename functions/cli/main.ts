@@ -1,4 +1,6 @@
-// Dispatches the CLI's commands; each command lives in its own module, loaded only when used.
+// Dispatches the CLI's commands; each command lives in its own module, loaded only when used
+// (require, not import(): the tsx CJS hook that runs bin/rts.js does not cover dynamic import).
+/* eslint-disable @typescript-eslint/no-require-imports */
 
 const USAGE = `Usage: rts <command> [options]
 
@@ -19,15 +21,15 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return (await import('./serve')).runServe(rest);
+      return (require('./serve') as typeof import('./serve')).runServe(rest);
     case 'admin':
-      return (await import('./admin')).runAdmin(rest);
+      return (require('./admin') as typeof import('./admin')).runAdmin(rest);
     case 'traces':
-      return (await import('./traces')).runTraces(rest);
+      return (require('./traces') as typeof import('./traces')).runTraces(rest);
     case 'ci':
-      return (await import('./ci')).runCi(rest);
+      return (require('./ci') as typeof import('./ci')).runCi(rest);
     case 'demo-agent':
-      return (await import('./demo-agent')).runDemoAgentCli(rest);
+      return (require('./demo-agent') as typeof import('./demo-agent')).runDemoAgentCli(rest);
     case undefined:
     case '-h':
     case '--help':

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { workerHandlers } from '../../lib/routes';
-import { createProject } from '../core/auth';
+import { createProject, hashApiKey } from '../core/auth';
 import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
@@ -121,7 +121,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   const deps = getDeps();
   let projectId: string;
   let apiKey: string;
-  const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash((await import('../core/auth')).hashApiKey(wantedKey)) : null;
+  const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
   if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
     projectId = existingKey.project_id;
     apiKey = wantedKey!;
