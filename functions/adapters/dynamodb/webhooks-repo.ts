@@ -1,0 +1,189 @@
+// Webhooks, their delivery log (TTL 7 days) and per-event delivery claims, in the single table (keys.ts patterns 17-19).
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest, StorePage } from '../../ports';
+import type { WebhookChanges, WebhooksRepo } from '../../core/webhooks/ports';
+import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
+import { keys, stripKeys } from './keys';
+import { doc, isConditionalFailure, queryAll, queryPage, tableName } from './table';
+
+const newestFirst = (a: WebhookRecord, b: WebhookRecord) =>
+  b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
+
+/** The WebhooksRepo of core/webhooks/ports.ts over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
+export class DynamoWebhooksRepo implements WebhooksRepo {
+  /**
+   * No transactions (dynalite has none), so the per-project limit is enforced optimistically: count, write, recount.
+   * When concurrent creates overshoot, the webhooks ranked past the limit (oldest first) remove themselves.
+   */
+  async create(record: WebhookRecord, limit: number): Promise<{ created: boolean }> {
+    if ((await this.ranked(record.project_id)).length >= limit) return { created: false };
+    await doc().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    const ranked = await this.ranked(record.project_id);
+    if (ranked.length > limit && ranked.findIndex((r) => r.webhook_id === record.webhook_id) >= limit) {
+      await doc().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(record.project_id, record.webhook_id) }));
+      return { created: false };
+    }
+    return { created: true };
+  }
+
+  /** The project's webhook ids, oldest first (the order that decides who stays when creates race past the limit). */
+  private async ranked(projectId: string): Promise<{ webhook_id: string; created_at: string }[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
+      ProjectionExpression: 'webhook_id, created_at',
+      ConsistentRead: true,
+    });
+    return (items as { webhook_id: string; created_at: string }[]).sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.webhook_id.localeCompare(b.webhook_id),
+    );
+  }
+
+  async get(projectId: string, webhookId: string): Promise<WebhookRecord | null> {
+    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(projectId, webhookId), ConsistentRead: true }));
+    return res.Item ? stripKeys<WebhookRecord>(res.Item) : null;
+  }
+
+  async listAll(projectId: string): Promise<WebhookRecord[]> {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
+    });
+    return items.map((i) => stripKeys<WebhookRecord>(i));
+  }
+
+  /** A project holds at most 25 webhooks, so a page is cut from the full, sorted set; the cursor is the last item's position. */
+  async list(projectId: string, page: PageRequest): Promise<StorePage<WebhookRecord>> {
+    const all = (await this.listAll(projectId)).sort(newestFirst);
+    let start = 0;
+    if (page.after) {
+      const after = { created_at: String(page.after.created_at), webhook_id: String(page.after.webhook_id) } as WebhookRecord;
+      start = all.findIndex((w) => newestFirst(after, w) < 0);
+      if (start < 0) start = all.length;
+    }
+    const items = all.slice(start, start + page.limit);
+    const more = start + page.limit < all.length;
+    const tail = items[items.length - 1];
+    return { items, last: more && tail ? { created_at: tail.created_at, webhook_id: tail.webhook_id } : undefined };
+  }
+
+  async update(projectId: string, webhookId: string, changes: WebhookChanges): Promise<WebhookRecord | null> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    try {
+      const res = await doc().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.webhook(projectId, webhookId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return res.Attributes ? stripKeys<WebhookRecord>(res.Attributes) : null;
+    } catch (err) {
+      if (isConditionalFailure(err)) return null;
+      throw err;
+    }
+  }
+
+  async rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean> {
+    return this.conditionalUpdate(projectId, webhookId, 'SET secret = :s, updated_at = :at', { ':s': secret, ':at': at });
+  }
+
+  async delete(projectId: string, webhookId: string): Promise<boolean> {
+    try {
+      await doc().send(
+        new DeleteCommand({ TableName: tableName(), Key: keys.webhook(projectId, webhookId), ConditionExpression: 'attribute_exists(pk)' }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionalFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async claimDelivery(webhookId: string, eventId: string, expiresAt: number): Promise<boolean> {
+    try {
+      await doc().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', expires_at: expiresAt },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionalFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async releaseDelivery(webhookId: string, eventId: string): Promise<void> {
+    await doc().send(new DeleteCommand({ TableName: tableName(), Key: keys.deliveryDedup(webhookId, eventId) }));
+  }
+
+  async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {
+    await doc().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt },
+      }),
+    );
+  }
+
+  /** Newest first (the sort key starts with created_at). TTL deletion lags, so expired entries are filtered on read. */
+  async listDeliveries(projectId: string, webhookId: string, page: PageRequest, nowEpoch: number): Promise<StorePage<DeliveryLogEntry>> {
+    const res = await queryPage({
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: 'expires_at > :now',
+      ExpressionAttributeValues: { ':pk': keys.deliveriesPk(projectId, webhookId), ':now': nowEpoch },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ExclusiveStartKey: page.after,
+    });
+    return { items: res.items.map((i) => stripKeys<DeliveryLogEntry>(i)), last: res.last };
+  }
+
+  async recordSuccess(projectId: string, webhookId: string, at: string, status: number): Promise<void> {
+    await this.conditionalUpdate(projectId, webhookId, 'SET last_delivery_at = :at, last_status = :s REMOVE last_error', { ':at': at, ':s': status });
+  }
+
+  async recordFailure(projectId: string, webhookId: string, at: string, error: string): Promise<void> {
+    await this.conditionalUpdate(projectId, webhookId, 'SET last_error = :e, last_error_at = :at', { ':e': error, ':at': at });
+  }
+
+  /** An update that only touches the named fields and never recreates a deleted webhook; false when it is gone. */
+  private async conditionalUpdate(projectId: string, webhookId: string, expression: string, values: Record<string, unknown>): Promise<boolean> {
+    try {
+      await doc().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.webhook(projectId, webhookId),
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionalFailure(err)) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+// EventBridge target: signs and delivers each project event to the project's subscribed webhooks.
+import type { EventBridgeEvent } from 'aws-lambda';
+import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
+import { createGuardedSender } from '../adapters/http/guarded-sender';
+import type { BusEvent } from '../core/events';
+import { newUuid } from '../core/ids';
+import { systemClock } from '../core/time';
+import { deliverEvent, realSleep, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
+import { allowPrivateTargets } from '../shared/env';
+import { logger } from '../shared/logger';
+
+export type WebhookDeliveryHandler = (event: EventBridgeEvent<string, BusEvent>) => Promise<FanoutReport>;
+
+/**
+ * Builds the handler around its collaborators (repo, sender, sleep, clock, uuid), so tests can inject them.
+ * The dedup id is the BusEvent's own `id` (stable across re-emission), else the EventBridge event id.
+ * Throws when the event is malformed or storage failed before anything was sent, so EventBridge retries it.
+ */
+export function createWebhookDeliveryHandler(deps: DeliveryDeps): WebhookDeliveryHandler {
+  return async (event) => {
+    const detail = event?.detail as Partial<BusEvent> | undefined;
+    const envelope = detail?.envelope;
+    if (!envelope || typeof envelope.project_id !== 'string' || typeof envelope.event_type !== 'string') {
+      throw new Error(`webhook delivery: event ${event?.id} carries no BusEvent envelope`);
+    }
+    const id = typeof detail.id === 'string' && detail.id !== '' ? detail.id : event.id;
+    const report = await deliverEvent(deps, { id, envelope });
+    logger.info('webhook fan-out done', {
+      eventId: id,
+      eventType: envelope.event_type,
+      outcomes: report.results.map((r) => ({ webhookId: r.webhook_id, outcome: r.outcome, tries: r.tries })),
+    });
+    return report;
+  };
+}
+
+let real: WebhookDeliveryHandler | undefined;
+let overrides: Partial<DeliveryDeps> = {};
+
+/** Replaces some collaborators of the exported `handler` (tests, local tools); `{}` restores the real ones. */
+export function configureWebhookDelivery(o: Partial<DeliveryDeps>): void {
+  overrides = { ...o };
+  real = undefined;
+}
+
+/** The Lambda (and local bus) entry point, wired to DynamoDB and the SSRF-guarded sender on first use. */
+export const handler: WebhookDeliveryHandler = (event) => {
+  real ??= createWebhookDeliveryHandler({
+    webhooks: new DynamoWebhooksRepo(),
+    send: createGuardedSender({ allowPrivate: allowPrivateTargets() }),
+    sleep: realSleep,
+    clock: systemClock,
+    uuid: newUuid,
+    logError: (message, extra) => logger.error(message, extra),
+    ...overrides,
+  });
+  return real(event);
+};
