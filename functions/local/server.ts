@@ -81,6 +81,8 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   if (!external) store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1' });
   const endpoint = external ?? store!.endpoint;
 
+  // The handlers read their configuration from the environment, as in Lambda; it is restored on close.
+  const savedEnv = Object.fromEntries(['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'RTS_PUBLIC_URL'].map((k) => [k, process.env[k]]));
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'local';
@@ -171,6 +173,11 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
         writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify({ endpoint: null, table: tableName })}\n`, { mode: 0o600 });
       }
       resetDeps();
+      for (const [k, v] of Object.entries(savedEnv)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      resetAwsClients();
     },
   };
 }

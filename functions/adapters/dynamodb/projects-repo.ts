@@ -34,14 +34,20 @@ export class DynamoProjectsRepo implements ProjectsRepo {
     if (!res.Item) return false;
     const rec = stripKeys<ApiKeyRecord>(res.Item);
     for (const Key of [keys.apiKey(rec.key_hash), keys.projectKey(projectId, keyId)]) {
-      await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key,
-          UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :at)',
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      );
+      // revoked_at is stored as NULL until revocation; the first revocation time wins.
+      await doc()
+        .send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: 'SET revoked_at = :at',
+            ConditionExpression: 'attribute_not_exists(revoked_at) OR attribute_type(revoked_at, :null)',
+            ExpressionAttributeValues: { ':at': at, ':null': 'NULL' },
+          }),
+        )
+        .catch((err) => {
+          if (!isConditionalFailure(err)) throw err;
+        });
     }
     return true;
   }
