@@ -4,6 +4,7 @@ import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
+import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from './core/ci/types';
 
 export interface Page<T> {
   items: T[];
@@ -58,7 +59,8 @@ export interface EvalSetState {
 
 export interface CampaignsRepo {
   put(projectId: string, c: Campaign): Promise<void>;
-  get(projectId: string, campaignId: string): Promise<Campaign | null>;
+  /** `poolCount: false` skips counting the eval-set (eval_set.trace_count is then 0) and may serve the immutable definition from a cache. */
+  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean }): Promise<Campaign | null>;
   list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
   getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
   /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */
@@ -86,10 +88,32 @@ export interface RunsRepo {
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
   /** Stores a finished attempt exactly once (its events first, the attempt item last). false when it was already stored. */
   putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
-  /** Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views). */
-  listAttempts(projectId: string, runId: string, opts?: { transcripts?: boolean }): Promise<AttemptRecord[]>;
+  /**
+   * Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views);
+   * `final: true` (the run is terminal, its attempts can no longer change) lets the adapter cache the answer.
+   */
+  listAttempts(projectId: string, runId: string, opts?: { transcripts?: boolean; final?: boolean }): Promise<AttemptRecord[]>;
   listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
   listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
+}
+
+export interface BatchesRepo {
+  /** Stores a new batch META (conditional: never overwrites). */
+  create(batch: CiBatch): Promise<void>;
+  get(projectId: string, batchId: string): Promise<CiBatch | null>;
+  /** Writes DONE#<run_id> once (conditional put); false when the marker was already there. */
+  putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean>;
+  /** Every completion marker of the batch (strongly consistent). */
+  listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]>;
+  /** Atomically adds one to the batch's done hint and returns the new value. */
+  bumpDoneHint(projectId: string, batchId: string): Promise<number>;
+  /** queued -> running; a no-op in any other state. */
+  markRunning(projectId: string, batchId: string): Promise<void>;
+  /** Flips the batch to done with its final aggregate unless it is done already; returns the new batch, or null when it was. */
+  markDone(projectId: string, batchId: string, result: BatchAggregate, completedAt: string): Promise<CiBatch | null>;
+  markDecisionPublished(projectId: string, batchId: string): Promise<void>;
+  putPack(pack: RunPack): Promise<void>;
+  getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }
 
 export interface IdempotencyRecord {
@@ -131,6 +155,7 @@ export interface Repos {
   campaigns: CampaignsRepo;
   runs: RunsRepo;
   idempotency: IdempotencyRepo;
+  batches: BatchesRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

@@ -9,6 +9,7 @@ import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
 import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
+import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
 import { createGuardedSender } from '../adapters/http/guarded-sender';
 import { allowPrivateTargets, optionalEnv } from './env';
 
@@ -57,6 +58,7 @@ export function getDeps(): Deps {
       campaigns: new DynamoCampaignsRepo(),
       runs: new DynamoRunsRepo(),
       idempotency: new DynamoIdempotencyRepo(),
+      batches: new DynamoBatchesRepo(),
       queue: queue ?? { sendReplay: async () => unwired('queue') },
       events: events ?? { publish: async () => unwired('bus') },
       clock: systemClock,

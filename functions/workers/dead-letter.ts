@@ -2,6 +2,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { markRunFailed } from '../core/replay/executor';
+import { ciOnTerminal } from '../core/ci/aggregate';
 import { getDeps } from '../shared/deps';
 import { logger } from '../shared/logger';
 import '../shared/with-bus';
@@ -18,7 +19,7 @@ async function processRecord(record: SQSRecord): Promise<void> {
     logger.error('dropping malformed dead-lettered message', { messageId: record.messageId });
     return;
   }
-  const run = await markRunFailed(getDeps(), msg, ABANDONED_REASON);
+  const run = await markRunFailed(getDeps(), msg, ABANDONED_REASON, { onTerminal: ciOnTerminal });
   logger.warn('replay message dead-lettered', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 

@@ -2,6 +2,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { executeRun } from '../core/replay/executor';
+import { ciOnTerminal } from '../core/ci/aggregate';
 import { getDeps } from '../shared/deps';
 import { logger } from '../shared/logger';
 import '../shared/with-bus';
@@ -16,7 +17,7 @@ async function processRecord(record: SQSRecord): Promise<void> {
     logger.error('dropping malformed replay message', { messageId: record.messageId });
     return;
   }
-  const run = await executeRun(getDeps(), msg);
+  const run = await executeRun(getDeps(), msg, { onTerminal: ciOnTerminal });
   logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 

@@ -1,0 +1,141 @@
+// Exactly-once CI aggregation, run from the replay executor's onTerminal hook: per-run decisions, batch completion
+// markers, the one flip of a batch to `done`, and its ci.decision event (published until marked, with a fixed bus id).
+import type { Deps } from '../../ports';
+import type { BusEvent } from '../events';
+import type { Run, Thresholds } from '../runs/types';
+import { nowIso } from '../time';
+import { aggregateBatch, decideRun, type RunVerdict } from './decision';
+import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
+
+/** What the CI hook uses of the service's dependencies. */
+export type CiHookDeps = Pick<Deps, 'runs' | 'batches' | 'events' | 'clock' | 'dashboardBase'>;
+
+export const runDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, runId: string) => `${deps.dashboardBase()}/runs/${runId}`;
+export const batchDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, batchId: string) => `${deps.dashboardBase()}/batches/${batchId}`;
+
+/** Bus ids of decision events are fixed per run / batch, so a re-publish after a crash is deduplicated downstream. */
+export const decisionEventId = (id: string) => `ci.decision:${id}`;
+
+interface DecisionData {
+  run_id: string;
+  ci_batch_id: string | null;
+  campaign_id: string;
+  decision: 'pass' | 'fail';
+  pass_rate: number;
+  scenario_coverage_pct: number;
+  thresholds: Thresholds;
+  reasons: string[];
+  dashboard_url: string;
+}
+
+function decisionEvent(projectId: string, id: string, createdAt: string, data: DecisionData): BusEvent {
+  return {
+    id: decisionEventId(id),
+    envelope: { event_type: data.decision === 'pass' ? 'ci.decision.pass' : 'ci.decision.fail', project_id: projectId, created_at: createdAt, data: { ...data } },
+  };
+}
+
+/**
+ * The replay executor's onTerminal hook (signature of core/replay/executor's OnTerminal). Called when a run is
+ * terminal and before run.completed is published, on every delivery until that is marked published, possibly
+ * concurrently: every step is idempotent. Does nothing for runs that are not CI runs.
+ */
+export async function ciOnTerminal(deps: CiHookDeps, run: Run): Promise<void> {
+  if (run.source !== 'ci' || !run.ci) return;
+  const ci = run.ci as CiRunState;
+  const verdict = decideRun(run, ci.thresholds);
+  if (!verdict) return;
+  if (run.ci_batch_id) {
+    if (ci.decision === 'pending') await deps.runs.update(run.project_id, run.run_id, { ci: { ...ci, ...verdict } });
+    await settleBatchRun(deps, run, run.ci_batch_id, verdict);
+    return;
+  }
+  await settleSingleRun(deps, run, ci, verdict);
+}
+
+/** A single CI run: the decision is stored on the run, then published once under ci.decision:<run_id>. */
+async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdict: RunVerdict): Promise<void> {
+  if (ci.decision_published) return;
+  const decided: CiRunState = { ...ci, ...verdict };
+  if (ci.decision === 'pending') await deps.runs.update(run.project_id, run.run_id, { ci: decided });
+  await deps.events.publish([
+    decisionEvent(run.project_id, run.run_id, run.completed_at ?? nowIso(deps.clock), {
+      run_id: run.run_id,
+      ci_batch_id: null,
+      campaign_id: run.campaign_id,
+      decision: verdict.decision,
+      pass_rate: run.summary.pass_rate,
+      scenario_coverage_pct: run.status === 'completed' ? 100 : 0,
+      thresholds: ci.thresholds,
+      reasons: verdict.reasons,
+      dashboard_url: runDashboardUrl(deps, run.run_id),
+    }),
+  ]);
+  const published: CiRunState = { ...decided, decision_published: true };
+  await deps.runs.update(run.project_id, run.run_id, { ci: published });
+}
+
+/**
+ * A batch member: its DONE marker is written once (conditional put), then the done hint is bumped (atomic ADD).
+ * Whoever sees the hint reach trace_count, or finds its own marker already present (a redelivery, which may follow a
+ * crash anywhere below), recomputes the aggregate from the markers and, when every run has one, flips the batch to
+ * done (conditional). The flip's winner, and any later delivery finding the decision unpublished, publishes it.
+ */
+async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdict: RunVerdict): Promise<void> {
+  const pid = run.project_id;
+  const batch = await deps.batches.get(pid, batchId);
+  // META is stored before any of its runs, so a missing batch means it was removed: nothing left to aggregate into.
+  if (!batch) return;
+  if (batch.status === 'done') return publishBatchDecision(deps, batch);
+
+  const marker: BatchMarker = {
+    run_id: run.run_id,
+    trace_id: run.trace_id,
+    status: run.status as BatchMarker['status'],
+    summary: run.summary,
+    decision: verdict.decision,
+    reasons: verdict.reasons,
+    error: run.error,
+    completed_at: run.completed_at ?? nowIso(deps.clock),
+  };
+  let recompute = true;
+  if (await deps.batches.putMarker(pid, batchId, marker)) {
+    const hint = await deps.batches.bumpDoneHint(pid, batchId);
+    if (hint === 1) await deps.batches.markRunning(pid, batchId);
+    recompute = hint >= batch.trace_count;
+  }
+  if (!recompute) return;
+
+  const markers = await deps.batches.listMarkers(pid, batchId);
+  const result = aggregateBatch(batch, markers);
+  if (result.decision === 'pending') return; // a run without a marker is still going; its own completion decides
+  const flipped = await deps.batches.markDone(pid, batchId, result, lastCompletion(markers));
+  const current = flipped ?? (await deps.batches.get(pid, batchId));
+  if (current) await publishBatchDecision(deps, current);
+}
+
+/** The batch's completion time: when its last run ended (deterministic across retries). */
+function lastCompletion(markers: readonly BatchMarker[]): string {
+  return markers.reduce((max, m) => (m.completed_at > max ? m.completed_at : max), '');
+}
+
+/** Publishes a done batch's decision unless already marked published, then marks it. */
+async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch): Promise<void> {
+  if (batch.status !== 'done' || batch.decision_published || !batch.result) return;
+  await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
+  await deps.batches.markDecisionPublished(batch.project_id, batch.ci_batch_id);
+}
+
+function batchDecisionEvent(deps: CiHookDeps, batch: CiBatch, result: BatchAggregate): BusEvent {
+  return decisionEvent(batch.project_id, batch.ci_batch_id, batch.completed_at ?? nowIso(deps.clock), {
+    run_id: batch.run_ids[0],
+    ci_batch_id: batch.ci_batch_id,
+    campaign_id: batch.campaign_id,
+    decision: result.decision === 'pass' ? 'pass' : 'fail',
+    pass_rate: result.pass_rate,
+    scenario_coverage_pct: result.scenario_coverage_pct,
+    thresholds: batch.thresholds,
+    reasons: result.reasons,
+    dashboard_url: batchDashboardUrl(deps, batch.ci_batch_id),
+  });
+}

@@ -1,0 +1,14 @@
+// POST /v1/campaigns/{campaign_id}/run-pack: queues one run per trace (default: the eval-set pool).
+import '../shared/with-queue';
+import '../shared/with-bus';
+import { createRunPack } from '../core/ci/pack';
+import { runPackRequestSchema } from '../core/ci/schema';
+import { route } from '../shared/http';
+
+export const handler = route(
+  { name: 'POST /v1/campaigns/{campaign_id}/run-pack', body: runPackRequestSchema, uuidParams: ['campaign_id'] },
+  async ({ body, deps, projectId, params }) => ({
+    status: 202,
+    body: await createRunPack(deps, projectId, params.campaign_id, body),
+  }),
+);
