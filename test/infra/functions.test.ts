@@ -1,0 +1,80 @@
+// ServiceFunction defaults on every function, the settings passed through the environment, and context parsing.
+import { App } from 'aws-cdk-lib';
+import { stackPropsFromContext } from '../../lib/service-stack';
+import { buildStack, cdkJsonContext, ofType } from './stack-fixture';
+
+const built = buildStack();
+const functions = ofType(built, 'AWS::Lambda::Function');
+
+describe('every function', () => {
+  it('runs Node.js 22 on arm64 with active tracing', () => {
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [, fn] of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+    }
+  });
+
+  it('logs to its own log group kept one month', () => {
+    const groups = new Set<string>();
+    for (const [, fn] of functions) {
+      const groupId = fn.Properties!.LoggingConfig.LogGroup.Ref;
+      groups.add(groupId);
+      expect(built.resources[groupId].Properties!.RetentionInDays).toBe(30);
+    }
+    expect(groups.size).toBe(functions.length);
+  });
+
+  it('enables source maps and refuses private targets by default', () => {
+    for (const [, fn] of functions) {
+      expect(fn.Properties!.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', RTS_ALLOW_PRIVATE_TARGETS: 'false' });
+    }
+  });
+
+  it("points dashboard links at the API's own /dashboard unless told otherwise", () => {
+    for (const [, fn] of functions) {
+      const env = fn.Properties!.Environment.Variables;
+      expect(JSON.stringify(env.RTS_DASHBOARD_URL)).toMatch(/execute-api.*\/prod\/dashboard/);
+      expect(JSON.stringify(env.RTS_PUBLIC_URL)).toMatch(/execute-api.*\/prod"/);
+    }
+  });
+
+  it('keeps HTTP functions under the API Gateway integration timeout', () => {
+    const http = functions.filter(([, fn]) => /^rts (GET|POST|PATCH|DELETE) |^rts authorizer$/.test(fn.Properties!.Description));
+    for (const [, fn] of http) expect(fn.Properties!.Timeout).toBeLessThan(29);
+  });
+});
+
+describe('context settings', () => {
+  it('passes allowPrivateTargets, dashboardUrl and stage through to the functions and the API', () => {
+    const custom = buildStack({ allowPrivateTargets: true, dashboardUrl: 'https://rts.example.com/app', stage: 'staging' });
+
+    for (const [, fn] of ofType(custom, 'AWS::Lambda::Function')) {
+      expect(fn.Properties!.Environment.Variables).toMatchObject({ RTS_ALLOW_PRIVATE_TARGETS: 'true', RTS_DASHBOARD_URL: 'https://rts.example.com/app' });
+    }
+    custom.template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'staging' });
+    custom.template.hasOutput('DashboardUrl', { Value: 'https://rts.example.com/app' });
+  });
+
+  it('reads cdk.json defaults: stage prod, private targets refused, no dashboard override', () => {
+    const props = stackPropsFromContext(new App({ context: cdkJsonContext() }).node);
+
+    expect(props).toMatchObject({ stage: 'prod', allowPrivateTargets: false, dashboardUrl: undefined, perProjectThrottling: false });
+    expect(props.throttle).toEqual({ rateLimit: 100, burstLimit: 200 });
+  });
+
+  it('parses -c strings and rejects bad values', () => {
+    const props = stackPropsFromContext(new App({ context: { stage: 'dev', allowPrivateTargets: 'true', throttleRate: '5' } }).node);
+
+    expect(props).toMatchObject({ stage: 'dev', allowPrivateTargets: true, throttle: { rateLimit: 5, burstLimit: 10 } });
+    expect(() => stackPropsFromContext(new App({ context: { allowPrivateTargets: 'yes' } }).node)).toThrow(/true or false/);
+    expect(() => stackPropsFromContext(new App({ context: { stage: 'a/b' } }).node)).toThrow(/stage/);
+  });
+});
+
+describe('outputs', () => {
+  it('exports what operators and the CLI need', () => {
+    for (const name of ['ApiUrl', 'TableName', 'DashboardUrl', 'EventBusName', 'ReplayQueueUrl', 'AlarmTopicArn', 'UsagePlanId']) {
+      built.template.hasOutput(name, {});
+    }
+  });
+});
