@@ -56,6 +56,8 @@ export interface ReceivedRequest {
   rawBody: Buffer;
   /** Arrival (headers received), epoch milliseconds with sub-millisecond precision. */
   at: number;
+  /** The client's port: equal ports on two requests mean a kept-alive connection was reused. */
+  remotePort: number;
 }
 
 export interface HttpsReceiver {
@@ -82,7 +84,7 @@ export async function startHttpsReceiver(opts: { mode?: ReceiverMode; host?: str
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), at });
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks), at, remotePort: req.socket.remotePort ?? 0 });
       events.emit('request');
       switch (receiver.mode) {
         case 'ok':

@@ -1,0 +1,167 @@
+// DynamoWebhooksRepo against a mocked DocumentClient: the limit race, conditional failures, and writes that never resurrect.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoWebhooksRepo } from '../../../functions/adapters/dynamodb/webhooks-repo';
+import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
+import { resetAwsClients } from '../../../functions/shared/aws';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const conditional = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+const PID = 'p1';
+
+const record = (id: string, created_at: string): WebhookRecord => ({
+  project_id: PID,
+  webhook_id: id,
+  url: 'https://example.com/h',
+  events: ['*'],
+  is_enabled: true,
+  description: null,
+  secret: 'whsec_x',
+  created_at,
+  updated_at: created_at,
+  last_error: null,
+  last_error_at: null,
+  last_delivery_at: null,
+  last_status: null,
+});
+const existing = (n: number) => Array.from({ length: n }, (_, i) => ({ webhook_id: `wh_${i}`, created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}` }));
+
+beforeAll(() => {
+  process.env.TABLE_NAME = 'rts-test';
+  resetAwsClients();
+});
+beforeEach(() => ddb.reset());
+
+describe('DynamoWebhooksRepo.create', () => {
+  it('refuses without writing when the project is at the limit', async () => {
+    ddb.on(QueryCommand).resolves({ Items: existing(25) });
+
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', '2026-02-01T00:00:00'), 25);
+
+    expect(res).toEqual({ created: false });
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('writes with attribute_not_exists under WEBHOOKS#<pid> / WH#<id>', async () => {
+    ddb.on(QueryCommand).resolves({ Items: existing(3) });
+    ddb.on(PutCommand).resolves({});
+
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', '2026-02-01T00:00:00'), 25);
+
+    expect(res).toEqual({ created: true });
+    const put = ddb.commandCalls(PutCommand)[0].args[0].input;
+    expect(put).toMatchObject({ TableName: 'rts-test', ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(put.Item).toMatchObject({ pk: 'WEBHOOKS#p1', sk: 'WH#wh_new', secret: 'whsec_x' });
+  });
+
+  it('removes its own webhook again when a concurrent create pushed the project past the limit and it ranks last', async () => {
+    const mine = { webhook_id: 'wh_new', created_at: '2026-02-01T00:00:00' };
+    ddb.on(QueryCommand).resolvesOnce({ Items: existing(24) }).resolvesOnce({ Items: [...existing(24), { webhook_id: 'wh_rival', created_at: '2026-01-31T00:00:00' }, mine] });
+    ddb.on(PutCommand).resolves({});
+    ddb.on(DeleteCommand).resolves({});
+
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', mine.created_at), 25);
+
+    expect(res).toEqual({ created: false });
+    expect(ddb.commandCalls(DeleteCommand)[0].args[0].input.Key).toEqual({ pk: 'WEBHOOKS#p1', sk: 'WH#wh_new' });
+  });
+
+  it('keeps its webhook when it ranks within the limit (the later rival removes itself)', async () => {
+    const mine = { webhook_id: 'wh_new', created_at: '2026-01-31T00:00:00' };
+    ddb.on(QueryCommand).resolvesOnce({ Items: existing(24) }).resolvesOnce({ Items: [...existing(24), mine, { webhook_id: 'wh_rival', created_at: '2026-02-01T00:00:00' }] });
+    ddb.on(PutCommand).resolves({});
+
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', mine.created_at), 25);
+
+    expect(res).toEqual({ created: true });
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+});
+
+describe('DynamoWebhooksRepo reads and changes', () => {
+  it('reads a webhook strongly consistently and strips storage attributes', async () => {
+    ddb.on(GetCommand).resolves({ Item: { pk: 'WEBHOOKS#p1', sk: 'WH#wh_a', entity: 'webhook', ...record('wh_a', 't') } });
+
+    const got = await new DynamoWebhooksRepo().get(PID, 'wh_a');
+
+    expect(ddb.commandCalls(GetCommand)[0].args[0].input.ConsistentRead).toBe(true);
+    expect(got).toEqual(record('wh_a', 't'));
+  });
+
+  it('answers null / false for updates, rotations and deletes of a webhook that does not exist', async () => {
+    ddb.on(UpdateCommand).rejects(conditional());
+    ddb.on(DeleteCommand).rejects(conditional());
+    const repo = new DynamoWebhooksRepo();
+
+    expect(await repo.update(PID, 'wh_a', { is_enabled: false, updated_at: 't' })).toBeNull();
+    expect(await repo.rotateSecret(PID, 'wh_a', 'whsec_new', 't')).toBe(false);
+    expect(await repo.delete(PID, 'wh_a')).toBe(false);
+  });
+
+  it('lets other storage errors through', async () => {
+    ddb.on(UpdateCommand).rejects(new Error('ProvisionedThroughputExceededException'));
+    ddb.on(PutCommand).rejects(new Error('InternalServerError'));
+    const repo = new DynamoWebhooksRepo();
+
+    await expect(repo.update(PID, 'wh_a', { is_enabled: false, updated_at: 't' })).rejects.toThrow('ProvisionedThroughput');
+    await expect(repo.claimDelivery('wh_a', 'evt', 1)).rejects.toThrow('InternalServerError');
+    await expect(repo.recordFailure(PID, 'wh_a', 't', 'HTTP 500')).rejects.toThrow('ProvisionedThroughput');
+  });
+
+  it('updates only the fields a patch carries, conditionally', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { pk: 'x', sk: 'y', ...record('wh_a', 't'), is_enabled: false } });
+
+    const updated = await new DynamoWebhooksRepo().update(PID, 'wh_a', { is_enabled: false, url: undefined, updated_at: 'u' });
+
+    const input = ddb.commandCalls(UpdateCommand)[0].args[0].input;
+    expect(input.UpdateExpression).toBe('SET #is_enabled = :is_enabled, #updated_at = :updated_at');
+    expect(input.ConditionExpression).toBe('attribute_exists(pk)');
+    expect(updated?.is_enabled).toBe(false);
+  });
+});
+
+describe('DynamoWebhooksRepo deliveries', () => {
+  it('claims a (webhook, event) pair once: a second claim is refused by the condition', async () => {
+    ddb.on(PutCommand).resolvesOnce({}).rejectsOnce(conditional());
+    const repo = new DynamoWebhooksRepo();
+
+    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234)).toBe(true);
+    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234)).toBe(false);
+    expect(ddb.commandCalls(PutCommand)[0].args[0].input).toMatchObject({
+      Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', expires_at: 1234 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  it('records outcomes with updates that touch only status fields and never recreate a deleted webhook', async () => {
+    ddb.on(UpdateCommand).rejects(conditional());
+    const repo = new DynamoWebhooksRepo();
+
+    await repo.recordSuccess(PID, 'wh_gone', 't', 200);
+    await repo.recordFailure(PID, 'wh_gone', 't', 'HTTP 500');
+
+    const [success, failure] = ddb.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+    expect(success).toMatchObject({ UpdateExpression: 'SET last_delivery_at = :at, last_status = :s REMOVE last_error', ConditionExpression: 'attribute_exists(pk)' });
+    expect(failure).toMatchObject({ UpdateExpression: 'SET last_error = :e, last_error_at = :at', ConditionExpression: 'attribute_exists(pk)' });
+  });
+
+  it('writes log entries under WHLOG with a TTL and lists them newest first, hiding expired ones', async () => {
+    ddb.on(PutCommand).resolves({});
+    ddb.on(QueryCommand).resolves({ Items: [{ pk: 'WHLOG#p1#wh_a', sk: 'DLV#t#d1', entity: 'delivery', expires_at: 99, delivery_id: 'd1' }] });
+    const repo = new DynamoWebhooksRepo();
+    const entry = { delivery_id: 'd1', event_type: 'run.completed' as const, created_at: 't', outcome: 'succeeded' as const, attempts: [] };
+
+    await repo.putDelivery(PID, 'wh_a', entry, 99);
+    const page = await repo.listDeliveries(PID, 'wh_a', { limit: 5 }, 50);
+
+    expect(ddb.commandCalls(PutCommand)[0].args[0].input.Item).toMatchObject({ pk: 'WHLOG#p1#wh_a', sk: 'DLV#t#d1', expires_at: 99 });
+    expect(ddb.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({
+      FilterExpression: 'expires_at > :now',
+      ExpressionAttributeValues: { ':pk': 'WHLOG#p1#wh_a', ':now': 50 },
+      ScanIndexForward: false,
+      Limit: 5,
+    });
+    expect(page.items).toEqual([{ delivery_id: 'd1' }]);
+  });
+});
