@@ -1,0 +1,84 @@
+// The dashboard's stylesheet, inlined into the page (the CSP allows it by hash): system font, neutral palette, badges.
+
+/** CSS of the dashboard page. Colours keep at least 4.5:1 contrast for text; focus is always visible. */
+export const DASHBOARD_CSS = `
+:root {
+  --bg: #f6f7f9; --panel: #ffffff; --text: #1f2328; --muted: #57606a; --border: #d0d7de; --accent: #0a58ca;
+  --ok-bg: #dafbe1; --ok-fg: #116329; --bad-bg: #ffebe9; --bad-fg: #a40e26; --warn-bg: #fff1e5; --warn-fg: #953800;
+  --idle-bg: #eaeef2; --idle-fg: #3d444d; --run-bg: #ddf4ff; --run-fg: #0550ae; --focus: #0969da;
+}
+* { box-sizing: border-box; }
+html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; font-size: 15px; }
+body { margin: 0; background: var(--bg); color: var(--text); line-height: 1.45; }
+a { color: var(--accent); }
+a:hover { text-decoration-thickness: 2px; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; border-radius: 3px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--panel); padding: .5rem 1rem; }
+.skip:focus { left: 1rem; }
+header.top { display: flex; align-items: center; justify-content: space-between; gap: 1rem; padding: .75rem 1.5rem;
+  background: #24292f; color: #fff; }
+header.top a { color: #fff; text-decoration: none; font-weight: 600; }
+header.top .who { font-size: .85rem; color: #d0d7de; display: flex; gap: .75rem; align-items: center; }
+header.top button { background: transparent; color: #fff; border: 1px solid #8c959f; }
+main { max-width: 1200px; margin: 0 auto; padding: 1.25rem 1.5rem 3rem; }
+h1 { font-size: 1.4rem; margin: .25rem 0 .75rem; display: flex; align-items: center; gap: .6rem; flex-wrap: wrap; }
+h2 { font-size: 1.1rem; margin: 1.75rem 0 .6rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
+.crumbs { font-size: .85rem; color: var(--muted); margin: 0; }
+.muted { color: var(--muted); }
+.mono, code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .85rem; }
+.panel { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; }
+.meta { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; }
+.meta dt { color: var(--muted); }
+.meta dd { margin: 0; overflow-wrap: anywhere; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); gap: .75rem; margin: 1rem 0; padding: 0; list-style: none; }
+.card { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; padding: .6rem .9rem; }
+.card .label { display: block; color: var(--muted); font-size: .8rem; }
+.card .value { display: block; font-size: 1.35rem; font-weight: 600; }
+.badge { display: inline-block; padding: .05rem .55rem; border-radius: 999px; font-size: .8rem; font-weight: 600;
+  border: 1px solid transparent; white-space: nowrap; vertical-align: middle; }
+.b-ok { background: var(--ok-bg); color: var(--ok-fg); border-color: #aceebb; }
+.b-bad { background: var(--bad-bg); color: var(--bad-fg); border-color: #ffcecb; }
+.b-warn { background: var(--warn-bg); color: var(--warn-fg); border-color: #ffd8b5; }
+.b-idle { background: var(--idle-bg); color: var(--idle-fg); border-color: #d0d7de; }
+.b-run { background: var(--run-bg); color: var(--run-fg); border-color: #b6e3ff; }
+.table-wrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--border); border-radius: 8px; }
+table { border-collapse: collapse; width: 100%; }
+caption { text-align: left; padding: .6rem .9rem; font-weight: 600; caption-side: top; }
+th, td { text-align: left; padding: .45rem .75rem; border-top: 1px solid var(--border); vertical-align: top; }
+thead th { background: #f6f8fa; font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.expanded > td { background: #f6f8fa; }
+tr.detail > td { background: #fbfcfd; padding: .75rem 1rem 1rem; }
+ul.checks { margin: 0; padding-left: 1.1rem; }
+ul.checks li { margin: .1rem 0; }
+button { font: inherit; cursor: pointer; padding: .3rem .8rem; border-radius: 6px; border: 1px solid var(--border);
+  background: #f6f8fa; color: var(--text); }
+button.primary { background: #1f883d; border-color: #1a7f37; color: #fff; font-weight: 600; }
+button:hover { filter: brightness(.96); }
+form.creds { max-width: 460px; margin: 2rem auto; }
+form.creds label { display: block; font-weight: 600; margin: .8rem 0 .25rem; }
+form.creds input { width: 100%; }
+input { font: inherit; padding: .4rem .55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--text); }
+form.inline { display: flex; gap: .5rem; flex-wrap: wrap; align-items: flex-end; }
+form.inline label { display: block; font-size: .85rem; color: var(--muted); }
+form.inline input { min-width: 22rem; }
+.alert { border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; border: 1px solid; }
+.alert-bad { background: var(--bad-bg); color: var(--bad-fg); border-color: #ffcecb; }
+.alert-warn { background: var(--warn-bg); color: var(--warn-fg); border-color: #ffd8b5; }
+.alert strong { display: block; }
+.alert ul { margin: .35rem 0 0; padding-left: 1.2rem; }
+ol.transcript { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+ol.transcript > li { border: 1px solid var(--border); border-left: 4px solid #8c959f; border-radius: 6px; background: var(--panel); padding: .5rem .75rem; }
+ol.transcript > li.role-user { border-left-color: #0969da; }
+ol.transcript > li.role-assistant { border-left-color: #8250df; }
+ol.transcript > li.tool { border-left-color: #1a7f37; }
+ol.transcript > li.denied { border-left-color: var(--bad-fg); background: var(--bad-bg); }
+ol.transcript > li.unrecorded { border-left-color: var(--warn-fg); }
+.entry-head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; font-weight: 600; }
+pre { margin: .35rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; border-radius: 4px; padding: .4rem .55rem; max-height: 24rem; overflow: auto; }
+.calls { margin: .35rem 0 0; padding-left: 1.1rem; }
+.status-line { font-size: .85rem; color: var(--muted); margin: .25rem 0 0; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.pager { padding: .6rem .9rem; border-top: 1px solid var(--border); }
+`;
