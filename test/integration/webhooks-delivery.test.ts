@@ -1,0 +1,235 @@
+// Webhook delivery end to end: dynalite-backed webhooks, the real guarded sender, real HTTPS receivers on loopback.
+import { randomUUID } from 'node:crypto';
+import type { EventBridgeEvent } from 'aws-lambda';
+import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
+import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
+import { EVENT_TYPES, type BusEvent, type EventType } from '../../functions/core/events';
+import { canonicalJson } from '../../functions/core/json';
+import { systemClock } from '../../functions/core/time';
+import { realSleep } from '../../functions/core/webhooks/delivery';
+import { createWebhook, getWebhook, listWebhookDeliveries, rotateWebhookSecret, updateWebhook } from '../../functions/core/webhooks/service';
+import type { WebhookCreateInput } from '../../functions/core/webhooks/schema';
+import { createWebhookDeliveryHandler } from '../../functions/events/webhook-delivery';
+import { verifySignature } from '../../functions/sdk/verify';
+import { startDynalite, type TestTable } from '../helpers/dynalite';
+import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const { ca } = testCertificates();
+
+let table: TestTable;
+let repo: DynamoWebhooksRepo;
+const receivers: HttpsReceiver[] = [];
+
+beforeAll(async () => {
+  table = await startDynalite();
+  repo = new DynamoWebhooksRepo();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await table.close();
+});
+
+async function receiver(mode: HttpsReceiver['mode'] = 'ok'): Promise<HttpsReceiver> {
+  const r = await startHttpsReceiver({ mode });
+  receivers.push(r);
+  return r;
+}
+
+const svc = () => ({ webhooks: repo, clock: systemClock });
+const hook = (projectId: string, url: string, extra: Partial<WebhookCreateInput> = {}) =>
+  createWebhook(svc(), projectId, { url, events: ['*'], is_enabled: true, description: null, ...extra });
+
+function deliverer(opts: { allowPrivate?: boolean; sleep?: (ms: number) => Promise<void> } = {}) {
+  return createWebhookDeliveryHandler({
+    webhooks: repo,
+    send: createGuardedSender({ allowPrivate: opts.allowPrivate ?? true, ca }),
+    sleep: opts.sleep ?? realSleep,
+    clock: systemClock,
+    uuid: randomUUID,
+  });
+}
+
+function bridge(projectId: string, type: EventType, data: Record<string, unknown> = {}, id = randomUUID()): EventBridgeEvent<string, BusEvent> {
+  const detail: BusEvent = { id, envelope: { event_type: type, project_id: projectId, created_at: '2026-11-21T23:59:01.123456+00:00', data } };
+  return { version: '0', id: randomUUID(), 'detail-type': type, source: 'rts', account: '0', time: '', region: 'local', resources: [], detail };
+}
+
+describe('webhook delivery over HTTPS', () => {
+  it('sends a body that is its own canonical serialisation, signed so the raw bytes verify', async () => {
+    // Prepare
+    const project = randomUUID();
+    const r = await receiver();
+    const created = await hook(project, r.url);
+    const data = { status: 'done', run_id: randomUUID(), counts: { z: 2, a: 1 }, note: 'naïve ✓', pass_rate: 0.5 };
+
+    // Act
+    await deliverer()(bridge(project, 'run.completed', data));
+
+    // Assess
+    expect(r.requests).toHaveLength(1);
+    const [got] = r.requests;
+    expect(verifySignature(got.rawBody, got.headers['x-service-signature'] as string, created.secret)).toBe(true);
+    const text = got.rawBody.toString('utf8');
+    expect(text).toBe(canonicalJson(JSON.parse(text)));
+    expect(JSON.parse(text)).toEqual({ event_type: 'run.completed', project_id: project, created_at: '2026-11-21T23:59:01.123456+00:00', data });
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'rts-webhooks/1',
+      'x-service-event': 'run.completed',
+      'x-service-webhook-id': created.webhook_id,
+      'x-service-signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+    });
+    expect(got.headers['x-service-delivery']).toMatch(UUID);
+    const view = await getWebhook(svc(), project, created.webhook_id);
+    expect(view).toMatchObject({ last_error: null, last_status: 200, last_delivery_at: expect.any(String) });
+    const log = await listWebhookDeliveries(svc(), project, created.webhook_id, { limit: 10 });
+    expect(log.items).toEqual([
+      {
+        delivery_id: got.headers['x-service-delivery'],
+        event_type: 'run.completed',
+        created_at: expect.any(String),
+        outcome: 'succeeded',
+        attempts: [{ at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number) }],
+      },
+    ]);
+  });
+
+  it('gives every event type to a "*" subscriber and only its types to a filtered one', async () => {
+    const project = randomUUID();
+    const all = await receiver();
+    const some = await receiver();
+    await hook(project, all.url);
+    await hook(project, some.url, { events: ['run.completed', 'ci.decision.fail'] });
+    const deliver = deliverer();
+
+    await Promise.all(EVENT_TYPES.map((type) => deliver(bridge(project, type, { type }))));
+
+    expect(all.requests.map((q) => q.headers['x-service-event']).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(some.requests.map((q) => q.headers['x-service-event']).sort()).toEqual(['ci.decision.fail', 'run.completed']);
+  });
+
+  it('sends nothing to a paused webhook and resumes once it is enabled again', async () => {
+    const project = randomUUID();
+    const r = await receiver();
+    const { webhook_id } = await hook(project, r.url);
+    const deliver = deliverer();
+
+    await updateWebhook(svc(), project, webhook_id, { is_enabled: false });
+    await deliver(bridge(project, 'trace.created', { n: 1 }));
+    const whilePaused = r.requests.length;
+    await updateWebhook(svc(), project, webhook_id, { is_enabled: true });
+    await deliver(bridge(project, 'trace.created', { n: 2 }));
+
+    expect(whilePaused).toBe(0);
+    expect(r.requests.map((q) => JSON.parse(q.rawBody.toString()).data)).toEqual([{ n: 2 }]);
+    expect((await listWebhookDeliveries(svc(), project, webhook_id, { limit: 10 })).items).toHaveLength(1);
+  });
+
+  it('signs with the new secret after rotation: the old secret no longer verifies', async () => {
+    const project = randomUUID();
+    const r = await receiver();
+    const { webhook_id, secret: oldSecret } = await hook(project, r.url);
+
+    const { secret: newSecret } = await rotateWebhookSecret(svc(), project, webhook_id);
+    await deliverer()(bridge(project, 'campaign.created', { campaign_id: randomUUID() }));
+
+    const [got] = r.requests;
+    const signature = got.headers['x-service-signature'] as string;
+    expect(verifySignature(got.rawBody, signature, oldSecret)).toBe(false);
+    expect(verifySignature(got.rawBody, signature, newSecret)).toBe(true);
+  });
+
+  it('delivers a bus event that arrives twice (same id), even concurrently, only once', async () => {
+    const project = randomUUID();
+    const r = await receiver();
+    await hook(project, r.url);
+    const deliver = deliverer();
+    const id = randomUUID();
+
+    await Promise.all([deliver(bridge(project, 'run.queued', {}, id)), deliver(bridge(project, 'run.queued', {}, id))]);
+    await deliver(bridge(project, 'run.queued', {}, id));
+
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('refuses private targets when they are not allowed, with last_error "blocked: ..."', async () => {
+    // Prepare: the receiver listens on loopback; each URL reaches it (or a private address) in another spelling
+    const project = randomUUID();
+    const r = await receiver();
+    const urls = [
+      `https://127.0.0.1:${r.port}/hooks`,
+      `https://[::ffff:127.0.0.1]:${r.port}/hooks`,
+      'https://169.254.169.254/latest/meta-data/',
+      `https://localhost:${r.port}/hooks`,
+    ];
+    const ids = [];
+    for (const url of urls) ids.push((await hook(project, url)).webhook_id);
+
+    // Act
+    await deliverer({ allowPrivate: false, sleep: async () => undefined })(bridge(project, 'run.created'));
+
+    // Assess
+    expect(r.requests).toHaveLength(0);
+    const views = await Promise.all(ids.map((id) => getWebhook(svc(), project, id)));
+    expect(views.map((v) => v.last_error)).toEqual([
+      'blocked: 127.0.0.1 is a loopback address',
+      'blocked: ::ffff:7f00:1 is the IPv4-mapped form of 127.0.0.1, a loopback address',
+      'blocked: 169.254.169.254 is a link-local address',
+      expect.stringMatching(/^blocked: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/),
+    ]);
+    for (const id of ids) {
+      const [entry] = (await listWebhookDeliveries(svc(), project, id, { limit: 1 })).items;
+      expect(entry.outcome).toBe('failed');
+      expect(entry.attempts).toHaveLength(4);
+    }
+  });
+
+  it('tries failing receivers exactly 4 times, 0.5 s, 1 s and 2 s apart, in parallel, with last_error as SPEC 9 words it', async () => {
+    // Prepare: one webhook per failure mode plus a healthy one, all in one project (the slow cases run side by side)
+    const project = randomUUID();
+    const healthy = await receiver('ok');
+    const failing = { error: await receiver('error'), hang: await receiver('hang'), redirect: await receiver('redirect'), close: await receiver('close') };
+    const refused = await refusedUrl();
+    const ids: Record<string, string> = {};
+    for (const [name, r] of Object.entries(failing)) ids[name] = (await hook(project, r.url)).webhook_id;
+    ids.refused = (await hook(project, refused)).webhook_id;
+    ids.healthy = (await hook(project, healthy.url)).webhook_id;
+    const started = performance.timeOrigin + performance.now();
+
+    // Act
+    await deliverer()(bridge(project, 'run.completed', { run_id: randomUUID() }));
+
+    // Assess: four tries each, one delivery id across them
+    for (const r of Object.values(failing)) {
+      expect(r.requests).toHaveLength(4);
+      expect(new Set(r.requests.map((q) => q.headers['x-service-delivery'])).size).toBe(1);
+    }
+    // the healthy webhook was not held up by the others (the hanging one's first try alone takes 5 s)
+    expect(healthy.requests).toHaveLength(1);
+    expect(healthy.requests[0].at - started).toBeLessThan(3000);
+    // the gaps: the wait alone for quick failures; the 5 s timeout plus the wait for the hanging receiver, where a
+    // slow first handshake (inside the 5 s, before the request arrives) can make the gap look shorter
+    const gaps = (r: HttpsReceiver) => r.requests.slice(1).map((q, i) => q.at - r.requests[i].at);
+    const within = (actual: number[], expected: number[], early = 5) => {
+      expect(actual).toHaveLength(expected.length);
+      actual.forEach((gap, i) => {
+        expect(gap).toBeGreaterThanOrEqual(expected[i] - early);
+        expect(gap).toBeLessThan(expected[i] + 400);
+      });
+    };
+    within(gaps(failing.error), [500, 1000, 2000]);
+    within(gaps(failing.redirect), [500, 1000, 2000]);
+    within(gaps(failing.hang), [5500, 6000, 7000], 400);
+    // and the last error of each, exactly
+    const lastError = async (name: string) => (await getWebhook(svc(), project, ids[name])).last_error;
+    expect(await lastError('error')).toBe('HTTP 500');
+    expect(await lastError('redirect')).toBe('HTTP 302');
+    expect(await lastError('hang')).toBe('timeout after 5000 ms');
+    expect(await lastError('refused')).toBe('connection error: ECONNREFUSED');
+    expect(await lastError('close')).toBe('connection error: ECONNRESET');
+    expect(await lastError('healthy')).toBeNull();
+    const refusedLog = (await listWebhookDeliveries(svc(), project, ids.refused, { limit: 1 })).items[0];
+    expect(refusedLog.attempts.map((a) => a.error)).toEqual(Array(4).fill('connection error: ECONNREFUSED'));
+  }, 60000);
+});
