@@ -21,3 +21,30 @@ function sortDeep(value: unknown): unknown {
 export function sha256Hex(input: string | Buffer): string {
   return createHash('sha256').update(input).digest('hex');
 }
+
+/** Nesting depth of a JSON value (a scalar is 0), computed without recursion so hostile input cannot overflow the stack. */
+export function jsonDepth(value: unknown, stopAt = Infinity): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const depth = d + 1;
+    if (depth > max) max = depth;
+    if (max > stopAt) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth]);
+    }
+  }
+  return max;
+}
+
+/** Replaces whatever nests deeper than `limit` with a marker string (DynamoDB stores at most 32 levels). */
+export function clampDepth(value: unknown, limit: number): unknown {
+  if (limit <= 0) return value !== null && typeof value === 'object' ? '[nested too deep]' : value;
+  if (Array.isArray(value)) return value.map((v) => clampDepth(v, limit - 1));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, clampDepth(v, limit - 1)]));
+  }
+  return value;
+}

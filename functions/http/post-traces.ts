@@ -10,7 +10,7 @@ import { route, validate } from '../shared/http';
 export const traceRequestSchema = z.record(z.string(), z.unknown());
 
 export const handler = route(
-  { name: 'POST /v1/traces', body: traceRequestSchema, maxBodyBytes: TRACE_BODY_LIMIT },
+  { name: 'POST /v1/traces', body: traceRequestSchema, maxBodyBytes: TRACE_BODY_LIMIT, maxDepth: 128 },
   async ({ body, deps, projectId }) => {
     if (isOtlpExport(body)) {
       const inputs = convertOtlp(body).map((t, i) => validate(traceInputSchema, t, `Trace ${i + 1} of the OTLP export is invalid.`));

@@ -12,6 +12,7 @@ import {
   InvalidJsonError,
   NotFoundError,
   PayloadTooLargeError,
+  RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -19,7 +20,7 @@ import {
   type ErrorDetail,
 } from '../core/errors';
 import { isUuid } from '../core/ids';
-import { canonicalJson, sha256Hex } from '../core/json';
+import { canonicalJson, jsonDepth, sha256Hex } from '../core/json';
 import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
 import type { Deps, PageRequest } from '../ports';
 import { decodeCursor } from './cursor';
@@ -54,11 +55,16 @@ export interface RouteOptions<S extends ZodType | undefined> {
   auth?: boolean;
   /** Path parameters that must be lowercase UUID v4 (else 404 not_found). */
   uuidParams?: string[];
+  /** Maximum JSON nesting depth of the body. Default 32 (what DynamoDB can store). */
+  maxDepth?: number;
 }
 
 type Body<S> = S extends ZodType ? z.output<S> : undefined;
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
+
+/** AWS throttling errors that survived the SDK's retries: the client should back off, like on our own 429. */
+const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
 /** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
@@ -91,7 +97,10 @@ function requestIdOf(event: APIGatewayProxyEvent, context?: Context): string {
 export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
   let appErr: AppError;
   if (err instanceof AppError) appErr = err;
-  else {
+  else if (THROTTLING.has((err as { name?: string })?.name ?? '')) {
+    logger.warn('throttled by a downstream service', { requestId, error: err as Error });
+    appErr = new RateLimitedError();
+  } else {
     logger.error('unhandled error', { requestId, error: err as Error });
     appErr = new InternalError();
   }
@@ -163,6 +172,10 @@ export function route<S extends ZodType | undefined = undefined>(
         throw new InvalidJsonError();
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
+      const maxDepth = opts.maxDepth ?? 32;
+      if (jsonDepth(body, maxDepth) > maxDepth) {
+        throw new ValidationError(`The request body nests deeper than ${maxDepth} levels.`, [{ path: '', message: `nesting deeper than ${maxDepth} levels` }]);
+      }
     }
 
     const deps = getDeps();

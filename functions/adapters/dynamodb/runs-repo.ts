@@ -4,12 +4,16 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, RunFilter, RunsRepo, StorePage } from '../../ports';
+import { clampDepth } from '../../core/json';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
 import { batchWrite, deleteRequest, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
+
+/** Agent-chosen tool arguments are stored with at most this nesting (DynamoDB's limit is 32 levels per item). */
+const EVENT_ARGS_DEPTH = 20;
 
 /** Above this the transcript is dropped from the item (scores and events are always kept). */
 const MAX_TRANSCRIPT_BYTES = 300 * 1024;
@@ -118,7 +122,7 @@ export class DynamoRunsRepo implements RunsRepo {
       ...attempt.policy_events.map((e) => {
         const k = keys.policyEvent(projectId, attempt.run_id, attempt.attempt, e.sequence);
         fresh.add(k.sk);
-        return putRequest({ ...k, entity: 'policy_event', ...e });
+        return putRequest({ ...k, entity: 'policy_event', ...e, arguments: clampDepth(e.arguments, EVENT_ARGS_DEPTH) });
       }),
       ...attempt.security_events.map((e) => {
         const k = keys.securityEvent(projectId, attempt.run_id, attempt.attempt, e.sequence);

@@ -1,5 +1,9 @@
 // The native trace format of SPEC section 5: OpenAI-message-shaped steps, tools, metadata.
+import { jsonDepth } from '../json';
 import { z } from '../zod';
+
+/** Trace fields kept in the (uncompressed) metadata item must fit DynamoDB's 32 nesting levels. */
+const META_MAX_DEPTH = 24;
 
 export const TRACE_MAX_STEPS = 2000;
 
@@ -61,6 +65,11 @@ export const traceInputSchema = z
     tags: z.array(z.string().min(1).max(100)).max(50).optional(),
   })
   .superRefine((trace, ctx) => {
+    for (const field of ['metadata', 'tools'] as const) {
+      if (jsonDepth(trace[field], META_MAX_DEPTH) > META_MAX_DEPTH) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `nests deeper than ${META_MAX_DEPTH} levels` });
+      }
+    }
     if (!trace.steps.some((s) => s.role === 'user')) {
       ctx.addIssue({ code: 'custom', path: ['steps'], message: 'a trace needs at least one user step' });
     }

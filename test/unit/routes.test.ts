@@ -1,0 +1,52 @@
+// The route table drives everything: every row's module exists and exports `handler`, and matching is exact.
+import { join } from 'node:path';
+import { findRoute, matchPath, routes, workerHandlers } from '../../lib/routes';
+import { openApiDocument } from '../../functions/core/openapi';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('lib/routes.ts', () => {
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r.handler]))('%s has a handler module exporting handler', (_name, handler) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(join(ROOT, 'functions', 'http', handler));
+    expect(typeof mod.handler).toBe('function');
+  });
+
+  it.each(Object.entries(workerHandlers))('the %s function module exports handler', (_name, modulePath) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(join(ROOT, modulePath));
+    expect(typeof mod.handler).toBe('function');
+  });
+
+  it('has no duplicate method and path pairs', () => {
+    const keys = routes.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('matches parameters and refuses other shapes', () => {
+    expect(matchPath('/v1/runs/{run_id}', '/v1/runs/abc')).toEqual({ run_id: 'abc' });
+    expect(matchPath('/v1/runs/{run_id}', '/v1/runs/')).toBeNull();
+    expect(matchPath('/v1/runs/{run_id}', '/v1/runs/a/b')).toBeNull();
+    expect(matchPath('/v1/runs/{run_id}', '/v1/runs/%E0%A4%A')).toBeNull();
+    expect(findRoute('GET', '/v1/runs/x/policy-events').match?.route.handler).toBe('get-policy-events');
+    expect(findRoute('PUT', '/v1/runs').allowed.sort()).toEqual(['GET', 'POST']);
+    expect(findRoute('GET', '/v2/runs')).toEqual({ allowed: [] });
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 and documents every route with its method', () => {
+    const doc = openApiDocument() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const r of routes) expect(doc.paths[r.path]?.[r.method.toLowerCase()]).toBeDefined();
+  });
+
+  it('takes request bodies from the zod schemas the handlers validate with', () => {
+    const doc = openApiDocument() as any;
+    const campaign = doc.paths['/v1/campaigns'].post.requestBody.content['application/json'].schema;
+    const resolved = campaign.$ref ? doc.components.schemas[campaign.$ref.split('/').pop()] : campaign;
+    expect(resolved.properties.target).toBeDefined();
+    expect(resolved.required).toEqual(expect.arrayContaining(['name', 'target']));
+    expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  });
+});
