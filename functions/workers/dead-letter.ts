@@ -25,5 +25,6 @@ async function processRecord(record: SQSRecord): Promise<void> {
 
 /** Marks each dead-lettered run failed and publishes run.completed; a record that throws is retried. */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  return processPartialResponse(event, processRecord, processor, { context });
+  // The event source reports item failures, so even a fully failed batch is answered, not thrown.
+  return processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
 }

@@ -23,5 +23,6 @@ async function processRecord(record: SQSRecord): Promise<void> {
 
 /** Executes each record's run; a record that throws is reported in batchItemFailures and redelivered by SQS. */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  return processPartialResponse(event, processRecord, processor, { context });
+  // The event source reports item failures, so even a fully failed batch is answered, not thrown.
+  return processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
 }

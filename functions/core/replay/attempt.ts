@@ -1,24 +1,29 @@
 // One attempt: the agent loop (SPEC 7.2-7.5) driving a target, serving tool calls under policies, mutations and detectors.
 import type { PolicyEvent, SecurityEvent, AttemptRecord, TranscriptEntry } from '../runs/types';
-import { canonicalJson } from '../json';
 import { isoMicros, type Clock } from '../time';
 import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
 import { SecurityMonitor, type SecurityFinding } from './detectors/monitor';
 import { globMatcher } from './glob';
-import { uuidFrom } from './hash';
+import { uuidSeries } from './hash';
 import { mutateResult, type ToolMutation } from './mutations/tool-result';
 import { firstDenial, PolicyState, type PolicyDecision } from './policies/evaluate';
 import { callKey, RecordingCursor, type ServedResult } from './recording';
+import { canonical } from './values';
 import { attemptStatus } from './scoring';
 import { TargetError, type AgentTarget, type AgentToolCall, type ChatMessage, type PlannedAttempt } from './types';
 
 export const MAX_STEPS_EXCEEDED = 'max_steps_exceeded';
 export const UNRECORDED_POLICY_ID = 'unrecorded_tool_call';
 
-/** Deterministic event id: the same run, attempt, kind and sequence always give the same UUID-shaped id. */
+/** Deterministic event ids: the same run, attempt, kind and sequence always give the same UUID-shaped id. */
+export function eventIds(runId: string, attempt: number, kind: 'policy' | 'security'): (sequence: number) => string {
+  return uuidSeries(`${runId}:${attempt}:${kind}`);
+}
+
+/** The event id of one event (eventIds for a whole series is cheaper). */
 export function eventId(runId: string, attempt: number, kind: 'policy' | 'security', sequence: number): string {
-  return uuidFrom(`${runId}:${attempt}:${kind}:${sequence}`);
+  return eventIds(runId, attempt, kind)(sequence);
 }
 
 /**
@@ -43,11 +48,25 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
   const policies = new PolicyState(run.policies);
   const cursor = new RecordingCursor(run.recording);
 
+  const policyId = eventIds(runId, attempt, 'policy');
+  const securityId = eventIds(runId, attempt, 'security');
+  // Events of one step share a clock reading more often than not: format each distinct instant once.
+  let lastMs = NaN;
+  let lastIso = '';
+  const stamp = (): string => {
+    const now = clock.now();
+    if (now.getTime() !== lastMs) {
+      lastMs = now.getTime();
+      lastIso = isoMicros(now);
+    }
+    return lastIso;
+  };
+
   let step = 0;
   const addPolicyEvent = (call: AgentToolCall, d: PolicyDecision): void => {
     const sequence = policyEvents.length + 1;
     policyEvents.push({
-      event_id: eventId(runId, attempt, 'policy', sequence),
+      event_id: policyId(sequence),
       run_id: runId,
       attempt,
       sequence,
@@ -58,7 +77,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
       tool: call.name,
       arguments: call.arguments,
       reason: d.reason,
-      created_at: isoMicros(clock.now()),
+      created_at: stamp(),
     });
   };
   const monitor = new SecurityMonitor(
@@ -71,7 +90,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
     (f: SecurityFinding) => {
       const sequence = securityEvents.length + 1;
       securityEvents.push({
-        event_id: eventId(runId, attempt, 'security', sequence),
+        event_id: securityId(sequence),
         run_id: runId,
         attempt,
         sequence,
@@ -82,7 +101,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
         source: f.source,
         evidence: f.evidence,
         mutation_id: planned.mutation_id,
-        created_at: isoMicros(clock.now()),
+        created_at: stamp(),
       });
     },
   );
@@ -97,7 +116,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
   /** Checks, serves, mutates and scans one tool call, then hands its result to the agent. */
   const serve = (call: AgentToolCall): void => {
     calls.push(call);
-    const argsKey = canonicalJson(call.arguments);
+    const argsKey = canonical(call.arguments);
     const decisions = policies.check({ name: call.name, arguments: call.arguments, key: callKey(call.name, argsKey) });
     for (const d of decisions) addPolicyEvent(call, d);
     const denial = firstDenial(decisions);
@@ -157,11 +176,11 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
       targetError = err.message;
       break;
     }
-    steps = step;
     if ('end' in turn) {
       endReason = turn.end;
       break;
     }
+    steps = step;
     if ('output' in turn || turn.tool_calls.length === 0) {
       output = 'output' in turn ? turn.output : (turn.content ?? '');
       messages.push({ role: 'assistant', content: output });

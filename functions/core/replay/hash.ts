@@ -5,13 +5,35 @@ export function sha256(input: string): Buffer {
   return createHash('sha256').update(input).digest();
 }
 
-/** A UUID v4-shaped id derived from `input`, so re-running an attempt rewrites the same keys. */
-export function uuidFrom(input: string): string {
-  const b = sha256(input);
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = b.toString('hex', 0, 16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** murmur3's 32-bit finaliser: a bijection on uint32 with good avalanche. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * UUID v4-shaped ids for a numbered series (the events of one attempt): one sha256 of `seed`, then each sequence
+ * number is mixed in by a bijection, so ids of one series never collide and hashing stays out of the hot loop.
+ */
+export function uuidSeries(seed: string): (sequence: number) => string {
+  const base = sha256(seed);
+  const words = [base.readUInt32BE(0), base.readUInt32BE(4), base.readUInt32BE(8), base.readUInt32BE(12)];
+  return (sequence) => {
+    let out = '';
+    for (let i = 0; i < 4; i++) {
+      let w = (words[i] ^ fmix32((sequence * 4 + i) >>> 0)) >>> 0;
+      if (i === 1) w = (w & 0xffff0fff) | 0x00004000; // version 4
+      if (i === 2) w = ((w & 0x3fffffff) | 0x80000000) >>> 0; // RFC 4122 variant
+      out += HEX[w >>> 24] + HEX[(w >>> 16) & 0xff] + HEX[(w >>> 8) & 0xff] + HEX[w & 0xff];
+    }
+    return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+  };
 }
 
 export const CANARY_PREFIX = 'RTS-CANARY-';

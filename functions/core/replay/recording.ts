@@ -1,5 +1,5 @@
 // The recording as a lookup index: which tool results the trace holds, served at most once each per attempt (SPEC 7.3).
-import { canonicalJson } from '../json';
+import { canonical } from './values';
 import type { Trace } from '../traces/schema';
 
 /** A tool result as the agent receives it. Errors travel as `{"error": "..."}` with `error` set. */
@@ -45,7 +45,7 @@ export function indexRecording(trace: Pick<Trace, 'steps'>): Recording {
       recording.toolSequence.push(call.name);
       const result = answers.get(call.id);
       if (!result) continue;
-      const argsKey = canonicalJson(call.arguments);
+      const argsKey = canonical(call.arguments);
       const index = recording.calls.push({ name: call.name, argsKey, result }) - 1;
       push(recording.byName, call.name, index);
       push(recording.byNameAndArgs, callKey(call.name, argsKey), index);

@@ -5,6 +5,45 @@ type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * Canonical JSON (keys sorted at every depth, compact), byte-identical to core/json's canonicalJson for JSON
+ * values, without building sorted copies first: it runs for every tool call.
+ */
+export function canonical(value: Json): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const v: unknown = value[i];
+          if (i > 0) out += ',';
+          out += v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonical(v);
+        }
+        return `${out}]`;
+      }
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson(value);
+      const obj = value as Record<string, unknown>;
+      let out = '{';
+      let first = true;
+      for (const key of Object.keys(obj).sort()) {
+        const v = obj[key];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${canonical(v)}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      return canonicalJson(value);
+  }
+}
+
 /** Reads a dotted path (`customer.address.city`, array indexes as `items.0.sku`); `found` is false when absent. */
 export function getPath(value: Json, path: string): { found: boolean; value?: unknown } {
   let current: unknown = value;

@@ -49,7 +49,8 @@ export function makeCampaign(input: Partial<Record<keyof CampaignInput, unknown>
 }
 
 /** An agent that makes the given tool calls, one step each (an array = several calls in one step), then answers `final`. */
-export function scriptedAgent(plan: Array<AgentToolCall | AgentToolCall[] | Omit<AgentToolCall, 'id'>>, final = 'done'): AgentTarget & { requests: StepRequest[] } {
+type PlannedCall = AgentToolCall | Omit<AgentToolCall, 'id'>;
+export function scriptedAgent(plan: Array<PlannedCall | PlannedCall[]>, final = 'done'): AgentTarget & { requests: StepRequest[] } {
   const requests: StepRequest[] = [];
   return {
     requests,

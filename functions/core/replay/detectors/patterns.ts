@@ -12,6 +12,12 @@ export const INJECTION_PATTERNS: readonly RegExp[] = [
   /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?system>/i,
 ];
 
+/**
+ * Cheap pre-check: text without any of these words cannot match INJECTION_PATTERNS, so most tool results skip them.
+ * Keep it in step with the patterns above.
+ */
+export const INJECTION_HINT = /ignore|disregard|forget|override|bypass|instruction|you are now|system|assistant|developer|<\||\[\/?inst\]|<<\/?sys>>/i;
+
 /** Unicode tag characters (U+E0000-U+E007F): invisible text that models still read. */
 export const HIDDEN_TAGS = /[\u{E0000}-\u{E007F}]/u;
 export const HIDDEN_TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
@@ -41,6 +47,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'openai_key', find: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, keep: four },
   { name: 'jwt', find: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, keep: four },
 ];
+
+/** Cheap pre-check: text without any of these cannot match SECRET_PATTERNS. Keep it in step with them. */
+export const SECRET_HINT = /AKIA|ASIA|-----BEGIN|gh[pousr]_|github_pat_|xox[abposr]-|sk-|eyJ/;
 
 /** Absolute http(s) URLs: group 1 is the host. */
 export const URL_PATTERN = /\bhttps?:\/\/(?:[^\s/@"'<>?#]*@)?([A-Za-z0-9.-]+)/gi;
