@@ -105,12 +105,17 @@ export interface BatchesRepo {
   putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean>;
   /** Every completion marker of the batch (strongly consistent). */
   listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]>;
-  /** Atomically adds one to the batch's done hint and returns the new value. */
-  bumpDoneHint(projectId: string, batchId: string): Promise<number>;
+  /** Atomically adds one to the batch's done hint; returns the new hint with trace_count, or null when the batch is gone. */
+  bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null>;
   /** queued -> running; a no-op in any other state. */
   markRunning(projectId: string, batchId: string): Promise<void>;
   /** Flips the batch to done with its final aggregate unless it is done already; returns the new batch, or null when it was. */
   markDone(projectId: string, batchId: string, result: BatchAggregate, completedAt: string): Promise<CiBatch | null>;
+  /**
+   * Claims the duty to publish a done batch's decision: granted when unpublished and unclaimed, already claimed by
+   * `claimant`, or the previous claim's lease (until `now + leaseMs`) has run out.
+   */
+  claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean>;
   markDecisionPublished(projectId: string, batchId: string): Promise<void>;
   putPack(pack: RunPack): Promise<void>;
   getPack(projectId: string, packId: string): Promise<RunPack | null>;

@@ -6,6 +6,12 @@ import type { BatchesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { doc, isConditionalFailure, queryAll, tableName } from './table';
 
+/** The publication claim is bookkeeping of this adapter's conditional writes, not part of the batch record. */
+function batchFromItem(item: Record<string, unknown>): CiBatch {
+  const { decision_claim: _c, decision_claim_until: _u, ...rest } = stripKeys<CiBatch & { decision_claim?: string; decision_claim_until?: number }>(item);
+  return rest;
+}
+
 export class DynamoBatchesRepo implements BatchesRepo {
   async create(batch: CiBatch): Promise<void> {
     await doc().send(
@@ -19,7 +25,7 @@ export class DynamoBatchesRepo implements BatchesRepo {
 
   async get(projectId: string, batchId: string): Promise<CiBatch | null> {
     const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.batch(projectId, batchId), ConsistentRead: true }));
-    return res.Item ? stripKeys<CiBatch>(res.Item) : null;
+    return res.Item ? batchFromItem(res.Item) : null;
   }
 
   async putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean> {
@@ -47,18 +53,25 @@ export class DynamoBatchesRepo implements BatchesRepo {
     return items.map((i) => stripKeys<BatchMarker>(i));
   }
 
-  async bumpDoneHint(projectId: string, batchId: string): Promise<number> {
-    const res = await doc().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.batch(projectId, batchId),
-        UpdateExpression: 'ADD done_hint :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(res.Attributes?.done_hint ?? 0);
+  async bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null> {
+    try {
+      const res = await doc().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.batch(projectId, batchId),
+          // `SET trace_count = trace_count` changes nothing; it makes UPDATED_NEW return trace_count with the hint,
+          // which saves the caller a read without returning the whole item (run_ids hold up to 1,000 ids).
+          UpdateExpression: 'ADD done_hint :one SET trace_count = trace_count',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return { done_hint: Number(res.Attributes?.done_hint ?? 0), trace_count: Number(res.Attributes?.trace_count ?? 0) };
+    } catch (err) {
+      if (isConditionalFailure(err)) return null;
+      throw err;
+    }
   }
 
   async markRunning(projectId: string, batchId: string): Promise<void> {
@@ -91,9 +104,30 @@ export class DynamoBatchesRepo implements BatchesRepo {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return stripKeys<CiBatch>(res.Attributes as Record<string, unknown>);
+      return batchFromItem(res.Attributes as Record<string, unknown>);
     } catch (err) {
       if (isConditionalFailure(err)) return null;
+      throw err;
+    }
+  }
+
+  async claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    try {
+      await doc().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.batch(projectId, batchId),
+          UpdateExpression: 'SET decision_claim = :me, decision_claim_until = :until',
+          ConditionExpression:
+            '#status = :done AND decision_published = :false AND ' +
+            '(attribute_not_exists(decision_claim) OR decision_claim = :me OR decision_claim_until < :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':me': claimant, ':until': nowMs + leaseMs, ':now': nowMs, ':done': 'done', ':false': false },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionalFailure(err)) return false;
       throw err;
     }
   }

@@ -13,6 +13,9 @@ export type CiHookDeps = Pick<Deps, 'runs' | 'batches' | 'events' | 'clock' | 'd
 export const runDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, runId: string) => `${deps.dashboardBase()}/runs/${runId}`;
 export const batchDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, batchId: string) => `${deps.dashboardBase()}/batches/${batchId}`;
 
+/** How long a claim to publish a batch decision holds before another run's delivery may take it over. */
+export const DECISION_CLAIM_LEASE_MS = 5 * 60_000;
+
 /** Bus ids of decision events are fixed per run / batch, so a re-publish after a crash is deduplicated downstream. */
 export const decisionEventId = (id: string) => `ci.decision:${id}`;
 
@@ -45,19 +48,17 @@ export async function ciOnTerminal(deps: CiHookDeps, run: Run): Promise<void> {
   const ci = run.ci as CiRunState;
   const verdict = decideRun(run, ci.thresholds);
   if (!verdict) return;
-  if (run.ci_batch_id) {
-    if (ci.decision === 'pending') await deps.runs.update(run.project_id, run.run_id, { ci: { ...ci, ...verdict } });
-    await settleBatchRun(deps, run, run.ci_batch_id, verdict);
-    return;
-  }
+  // A batch member's decision lives in its marker; GET /v1/ci/runs derives the same one from the terminal run.
+  if (run.ci_batch_id) return settleBatchRun(deps, run, run.ci_batch_id, verdict);
   await settleSingleRun(deps, run, ci, verdict);
 }
 
-/** A single CI run: the decision is stored on the run, then published once under ci.decision:<run_id>. */
+/**
+ * A single CI run: the decision is published under ci.decision:<run_id>, then stored on the run with the published
+ * mark in one write (until then GET /v1/ci/runs derives the same decision from the terminal run).
+ */
 async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdict: RunVerdict): Promise<void> {
   if (ci.decision_published) return;
-  const decided: CiRunState = { ...ci, ...verdict };
-  if (ci.decision === 'pending') await deps.runs.update(run.project_id, run.run_id, { ci: decided });
   await deps.events.publish([
     decisionEvent(run.project_id, run.run_id, run.completed_at ?? nowIso(deps.clock), {
       run_id: run.run_id,
@@ -71,23 +72,18 @@ async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdi
       dashboard_url: runDashboardUrl(deps, run.run_id),
     }),
   ]);
-  const published: CiRunState = { ...decided, decision_published: true };
+  const published: CiRunState = { ...ci, ...verdict, decision_published: true };
   await deps.runs.update(run.project_id, run.run_id, { ci: published });
 }
 
 /**
  * A batch member: its DONE marker is written once (conditional put), then the done hint is bumped (atomic ADD).
  * Whoever sees the hint reach trace_count, or finds its own marker already present (a redelivery, which may follow a
- * crash anywhere below), recomputes the aggregate from the markers and, when every run has one, flips the batch to
- * done (conditional). The flip's winner, and any later delivery finding the decision unpublished, publishes it.
+ * crash anywhere below), recomputes the aggregate from the markers (the truth) and, when every run has one, flips the
+ * batch to done (conditional). Then the decision is published by whoever holds the publication claim.
  */
 async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdict: RunVerdict): Promise<void> {
   const pid = run.project_id;
-  const batch = await deps.batches.get(pid, batchId);
-  // META is stored before any of its runs, so a missing batch means it was removed: nothing left to aggregate into.
-  if (!batch) return;
-  if (batch.status === 'done') return publishBatchDecision(deps, batch);
-
   const marker: BatchMarker = {
     run_id: run.run_id,
     trace_id: run.trace_id,
@@ -98,20 +94,23 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
     error: run.error,
     completed_at: run.completed_at ?? nowIso(deps.clock),
   };
-  let recompute = true;
   if (await deps.batches.putMarker(pid, batchId, marker)) {
-    const hint = await deps.batches.bumpDoneHint(pid, batchId);
-    if (hint === 1) await deps.batches.markRunning(pid, batchId);
-    recompute = hint >= batch.trace_count;
+    const counted = await deps.batches.bumpDoneHint(pid, batchId);
+    // META is stored before any of its runs, so a missing batch was removed: nothing left to aggregate into.
+    if (!counted) return;
+    if (counted.done_hint === 1) await deps.batches.markRunning(pid, batchId);
+    if (counted.done_hint < counted.trace_count) return;
   }
-  if (!recompute) return;
-
-  const markers = await deps.batches.listMarkers(pid, batchId);
-  const result = aggregateBatch(batch, markers);
-  if (result.decision === 'pending') return; // a run without a marker is still going; its own completion decides
-  const flipped = await deps.batches.markDone(pid, batchId, result, lastCompletion(markers));
-  const current = flipped ?? (await deps.batches.get(pid, batchId));
-  if (current) await publishBatchDecision(deps, current);
+  let batch = await deps.batches.get(pid, batchId);
+  if (!batch) return;
+  if (batch.status !== 'done') {
+    const markers = await deps.batches.listMarkers(pid, batchId);
+    const result = aggregateBatch(batch, markers);
+    if (result.decision === 'pending') return; // a run without a marker is still going; its own completion decides
+    batch = (await deps.batches.markDone(pid, batchId, result, lastCompletion(markers))) ?? (await deps.batches.get(pid, batchId));
+    if (!batch) return;
+  }
+  await publishBatchDecision(deps, batch, run.run_id);
 }
 
 /** The batch's completion time: when its last run ended (deterministic across retries). */
@@ -119,9 +118,16 @@ function lastCompletion(markers: readonly BatchMarker[]): string {
   return markers.reduce((max, m) => (m.completed_at > max ? m.completed_at : max), '');
 }
 
-/** Publishes a done batch's decision unless already marked published, then marks it. */
-async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch): Promise<void> {
+/**
+ * Publishes a done batch's decision unless already marked published. Only the holder of the publication claim
+ * publishes, so deliveries of other runs that race the flip do not put copies on the bus; the claim is keyed by run
+ * id, so the claimant's own redelivery (after a crash between claim and mark) takes it again at once, and it lapses
+ * after a lease in case that run's message is lost for good.
+ */
+async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch, claimant: string): Promise<void> {
   if (batch.status !== 'done' || batch.decision_published || !batch.result) return;
+  const now = deps.clock.now().getTime();
+  if (!(await deps.batches.claimDecision(batch.project_id, batch.ci_batch_id, claimant, now, DECISION_CLAIM_LEASE_MS))) return;
   await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
   await deps.batches.markDecisionPublished(batch.project_id, batch.ci_batch_id);
 }

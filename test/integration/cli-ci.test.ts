@@ -1,0 +1,200 @@
+// `rts ci run` in-process against the local service: exit codes, progress, the verdict table, JUnit, Markdown, JSON,
+// and the CI-derived Idempotency-Key.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { idempotencyKeyFromEnv, runCi, type CiIo } from '../../functions/cli/ci';
+import { uuid } from '../helpers/fixtures';
+import { breakingTrace, createCampaign, createTrace, createTraces, failingTrace, passingTrace, setEvalSet, startScriptedAgent } from '../helpers/ci';
+import { startTestService, type TestService } from '../helpers/local-service';
+
+let svc: TestService;
+let dir: string;
+
+beforeAll(async () => {
+  svc = await startTestService({ deliverWebhooks: false, queue: { concurrency: 8, redeliveryDelayMs: 20 } });
+  dir = mkdtempSync(join(tmpdir(), 'rts-cli-ci-'));
+});
+afterAll(async () => {
+  await svc.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Captured {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command with this service's credentials (overridable) and captures its output. */
+async function ci(args: string[], env: Record<string, string | undefined> = {}, tty = false): Promise<Captured> {
+  let stdout = '';
+  let stderr = '';
+  const io: CiIo = {
+    stdout: { write: (s: string) => (stdout += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: tty },
+    env: { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId, ...env },
+  };
+  const code = await runCi(['run', '--poll-interval', '0.1', ...args], io);
+  return { code, stdout, stderr };
+}
+
+async function batchCampaign(traces: unknown[], campaign: Record<string, unknown> = {}) {
+  const ids = await createTraces(svc, traces);
+  const campaignId = await createCampaign(svc, campaign);
+  await setEvalSet(svc, campaignId, ids);
+  return campaignId;
+}
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'property' });
+
+describe('rts ci run', () => {
+  it('exits 0 on a passing batch, with progress on stderr, the verdict table on stdout, and JUnit/Markdown reports', async () => {
+    const campaignId = await batchCampaign([passingTrace('refund A'), passingTrace('refund B'), passingTrace('refund C')]);
+    const junit = join(dir, 'pass.xml');
+    const summary = join(dir, 'pass.md');
+    const res = await ci(['--campaign', campaignId, '--junit', junit, '--summary', summary]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\[\d+\/3 runs done\] pass_rate/);
+    expect(res.stderr).toContain('[3/3 runs done] pass_rate 1.00 unsafe 0 failing 0 coverage 100%');
+    expect(res.stderr).not.toContain('\r');
+    expect(res.stdout).toMatch(/^TRACE\s+STATUS\s+PASS RATE\s+UNSAFE\s+DECISION/);
+    for (const name of ['refund A', 'refund B', 'refund C']) expect(res.stdout).toMatch(new RegExp(`${name}\\s+completed\\s+1\\.00\\s+0\\s+pass`));
+    expect(res.stdout).toContain('Verdict: PASS: 3/3 scenario(s) passed');
+    expect(res.stdout).toMatch(/Dashboard: https?:\/\/\S+\/dashboard\/batches\/[0-9a-f-]{36}/);
+
+    const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
+    expect(suite).toMatchObject({ tests: '3', failures: '0', errors: '0' });
+    expect(suite.testcase.map((t: { name: string }) => t.name).sort()).toEqual(['refund A', 'refund B', 'refund C']);
+    expect(suite.testcase.every((t: Record<string, unknown>) => t.failure === undefined)).toBe(true);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('### ✅ rts CI gate: PASS');
+    expect(md).toContain('| Coverage | 100 % |');
+  });
+
+  it('exits 1 on a failing batch and reports the failing scenario as a JUnit failure with its reasons', async () => {
+    const campaignId = await batchCampaign([passingTrace('good one'), failingTrace('bad <one> & "quoted"')]);
+    const junit = join(dir, 'fail.xml');
+    const res = await ci(['--campaign', campaignId, '--min-pass-rate', '0.9', '--max-failures', '3', '--junit', junit]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('Verdict: FAIL: 1/2 scenario(s) passed');
+    expect(res.stdout).toMatch(/Reasons:\n {2}- run [0-9a-f-]{36} \(trace [0-9a-f-]{36}\): pass_rate 0 < min_pass_rate 0\.9/);
+    const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
+    expect(suite).toMatchObject({ tests: '2', failures: '1' });
+    const bad = suite.testcase.find((t: { name: string }) => t.name === 'bad <one> & "quoted"');
+    expect(bad.failure.message).toBe('pass_rate 0 < min_pass_rate 0.9');
+    expect(suite.testcase.find((t: { name: string }) => t.name === 'good one').failure).toBeUndefined();
+  });
+
+  it('exits 1 and refuses the verdict when coverage is incomplete (a scenario run failed without a verdict)', async () => {
+    const agent = await startScriptedAgent();
+    try {
+      const campaignId = await batchCampaign([passingTrace('fine'), breakingTrace('broken')], {
+        target: { type: 'http', url: agent.url, timeout_ms: 2000 },
+        criteria: [{ type: 'completes' }],
+      });
+      const junit = join(dir, 'partial.xml');
+      const res = await ci(['--campaign', campaignId, '--junit', junit, '--json']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted');
+      const out = JSON.parse(res.stdout);
+      expect(out).toMatchObject({ verdict: 'fail', exit_code: 1, coverage_complete: false, kind: 'batch', scenario_coverage_pct: 50, trace_count: 2 });
+      expect(out.scenarios.find((s: { trace_name: string }) => s.trace_name === 'broken')).toMatchObject({ status: 'failed', decision: 'fail' });
+      const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
+      expect(suite).toMatchObject({ tests: '2', failures: '1' });
+      expect(suite.testcase.find((t: { name: string }) => t.name === 'broken').failure.type).toBe('run_failed');
+    } finally {
+      await svc.idle();
+      await agent.close();
+    }
+  });
+
+  it('gates a single CI run with --trace and prints machine-readable JSON with --json', async () => {
+    const traceId = await createTrace(svc, failingTrace('single'));
+    const campaignId = await createCampaign(svc);
+    const res = await ci(['--campaign', campaignId, '--trace', traceId, '--min-pass-rate', '0', '--max-failures', '0', '--json']);
+    expect(res.code).toBe(1);
+    const out = JSON.parse(res.stdout);
+    expect(out).toMatchObject({
+      verdict: 'fail',
+      kind: 'run',
+      ci_batch_id: null,
+      campaign_id: campaignId,
+      decision: 'fail',
+      scenario_coverage_pct: 100,
+      reasons: ['failed_count 1 > max_failures 0'],
+      thresholds: { min_pass_rate: 0, max_unsafe: 0, max_failures: 0 },
+    });
+    expect(out.scenarios).toEqual([expect.objectContaining({ trace_id: traceId, trace_name: 'single', status: 'completed', decision: 'fail' })]);
+    expect(res.stderr).toMatch(/\[run completed\] attempts 1/);
+  });
+
+  it('rewrites the progress line in place when stderr is a terminal', async () => {
+    const traceId = await createTrace(svc, passingTrace());
+    const campaignId = await createCampaign(svc);
+    const res = await ci(['--campaign', campaignId, '--trace', traceId], {}, true);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('\r\x1b[K[run ');
+  });
+
+  it('exits 2 on bad credentials, an unknown campaign, bad arguments and missing configuration', async () => {
+    const campaignId = await createCampaign(svc);
+    const badKey = await ci(['--campaign', campaignId], { RTS_API_KEY: 'rts_' + 'x'.repeat(40) });
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toContain('HTTP 401 unauthorized');
+    const unknown = await ci(['--campaign', uuid()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('HTTP 404 not_found');
+    expect((await ci(['--campaign', campaignId, '--min-pass-rate', '1.5'])).code).toBe(2);
+    expect((await ci(['--campaign', campaignId, '--max-unsafe', '-1'])).code).toBe(2);
+    expect((await ci(['--nope'])).code).toBe(2);
+    const noCampaign = await ci([]);
+    expect(noCampaign.code).toBe(2);
+    expect(noCampaign.stderr).toContain('--campaign is required');
+    const noConfig = await ci(['--campaign', campaignId], { RTS_API_URL: undefined, RTS_API_KEY: '', RTS_PROJECT_ID: '' });
+    expect(noConfig.code).toBe(2);
+    expect(noConfig.stderr).toContain('missing configuration');
+    const json = await ci(['--campaign', uuid(), '--json']);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('exits 2 when the verdict does not arrive within --timeout', async () => {
+    const agent = await startScriptedAgent({ delayMs: 2500 });
+    try {
+      const traceId = await createTrace(svc, passingTrace());
+      const campaignId = await createCampaign(svc, { target: { type: 'http', url: agent.url, timeout_ms: 10000 }, criteria: [{ type: 'completes' }] });
+      const started = Date.now();
+      const res = await ci(['--campaign', campaignId, '--trace', traceId, '--timeout', '1']);
+      expect(res.code).toBe(2);
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(res.stderr).toMatch(/timed out after 1 s waiting for the verdict; see https?:\/\/\S+\/dashboard\/runs\//);
+    } finally {
+      await svc.idle();
+      await agent.close();
+    }
+  });
+
+  it('sends an Idempotency-Key derived from GitHub Actions, so a retried step gets the same batch', async () => {
+    const campaignId = await batchCampaign([passingTrace('idem')]);
+    const gh = { GITHUB_RUN_ID: '987', GITHUB_RUN_ATTEMPT: '1', GITHUB_REPOSITORY: 'acme/agent', GITHUB_JOB: 'gate', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main' };
+    const first = JSON.parse((await ci(['--campaign', campaignId, '--json'], gh)).stdout);
+    const again = JSON.parse((await ci(['--campaign', campaignId, '--json'], gh)).stdout);
+    expect(again.ci_batch_id).toBe(first.ci_batch_id);
+    const rerun = JSON.parse((await ci(['--campaign', campaignId, '--json'], { ...gh, GITHUB_RUN_ATTEMPT: '2' })).stdout);
+    expect(rerun.ci_batch_id).not.toBe(first.ci_batch_id);
+    const view = await svc.api('GET', `/v1/ci/runs/${first.run_id}`);
+    expect(view.body.metadata).toEqual({ commit: 'f00d', branch: 'main', pipeline_url: 'https://github.com/acme/agent/actions/runs/987' });
+  });
+});
+
+describe('idempotencyKeyFromEnv', () => {
+  it('derives GitHub, GitLab and explicit keys, and none outside CI', () => {
+    const c = 'c0ffee00-0000-4000-8000-000000000000';
+    expect(idempotencyKeyFromEnv({ GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '2', GITHUB_REPOSITORY: 'o/r', GITHUB_JOB: 'j' }, c)).toBe(`gh:o/r:1:2:j:${c}`);
+    expect(idempotencyKeyFromEnv({ CI_PIPELINE_ID: '5', CI_JOB_ID: '6', CI_PROJECT_ID: '7' }, c, 't')).toBe(`gl:7:5:6:${c}:t`);
+    expect(idempotencyKeyFromEnv({ RTS_IDEMPOTENCY_KEY: 'mine', GITHUB_RUN_ID: '1' }, c)).toBe('mine');
+    expect(idempotencyKeyFromEnv({}, c)).toBeUndefined();
+    expect(idempotencyKeyFromEnv({ GITHUB_RUN_ID: '1', GITHUB_REPOSITORY: 'x'.repeat(300) }, c)).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
