@@ -149,6 +149,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
           result = mutated.result;
           untrusted = mutated.untrusted;
           mutatedBy = toolMutation.id;
+          if (recorded && (toolMutation.type === 'tool_error' || toolMutation.type === 'tool_timeout')) cursor.giveBack(recorded);
         }
       }
       monitor.onToolResult(step, call.name, result.content, untrusted);

@@ -76,7 +76,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   if (!run) return null;
   if (isTerminal(run.status)) return publishCompletion(deps, run, opts);
 
-  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), deps.campaigns.get(pid, run.campaign_id)]);
+  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), deps.campaigns.get(pid, run.campaign_id, { poolCount: false })]);
   if (!trace || !campaign) {
     const reason = !trace ? `trace ${run.trace_id} no longer exists` : `campaign ${run.campaign_id} no longer exists`;
     return failRun(deps, run, reason, opts);

@@ -76,6 +76,15 @@ export class RecordingCursor {
     return this.recording.calls[index];
   }
 
+  /**
+   * Puts a taken result back: when a mutation made the call fail (an injected error or timeout), the real tool
+   * never answered, so an agent that retries the call must still find the recorded answer.
+   */
+  giveBack(call: RecordedCall): void {
+    const index = this.recording.calls.indexOf(call);
+    if (index >= 0) this.used[index] = 0;
+  }
+
   private firstUnused(indexes: number[] | undefined): number | undefined {
     if (!indexes) return undefined;
     for (const i of indexes) if (!this.used[i]) return i;

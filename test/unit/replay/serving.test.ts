@@ -3,6 +3,21 @@ import { call, loadTrace, makeCampaign, runOne, scriptedAgent } from './fakes';
 const toolResults = (r: Awaited<ReturnType<typeof runOne>>) => r.transcript.filter((e) => e.type === 'tool_result');
 
 describe('serving tool calls from the recording', () => {
+  it.each(['tool_error', 'tool_timeout'])('keeps the recorded result for a retry after an injected %s', async (type) => {
+    // Prepare: the first lookup fails by mutation, the agent retries the same call
+    const trace = loadTrace('multi-lookup-trace');
+    const campaign = makeCampaign({ include_baseline: false, mutations: [{ id: 'down', type, tool: 'lookup_order', occurrence: 1 }] });
+    const agent = scriptedAgent([call('lookup_order', { order_id: '1' }), call('lookup_order', { order_id: '1' })]);
+    // Act
+    const record = await runOne(trace, campaign, agent, 'down');
+    // Assess
+    const [failed, retried] = toolResults(record);
+    expect(failed).toMatchObject({ served: 'recorded', mutation_id: 'down' });
+    expect(failed.type === 'tool_result' && failed.error).toBeTruthy();
+    expect(retried).toMatchObject({ served: 'recorded', mutation_id: null, result: { order_id: '1', total: 10 }, error: null });
+  });
+
+
   it('prefers an unused recorded call with the same tool and canonical arguments', async () => {
     // Prepare: the agent asks for order 2 first, with keys in another order than recorded
     const trace = loadTrace('multi-lookup-trace');
