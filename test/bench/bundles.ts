@@ -1,12 +1,11 @@
-// Bundle benchmark: every Lambda bundled as ServiceFunction bundles it, its size, and its module cold-init time next to a minimal SDK bundle.
+// Bundle benchmark: every Lambda bundled exactly as ServiceFunction bundles it, its size, and its module cold-init time next to a minimal SDK bundle.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type BuildOptions } from 'esbuild';
-import { BUNDLE, REPO_ROOT, entryFile } from '../../lib/constructs/bundling';
-import { routes, workerHandlers } from '../../lib/routes';
+import { buildSync } from 'esbuild';
+import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions } from '../../lib/constructs/bundling';
 
 export interface BundleResult {
   /** Handler module, e.g. `functions/http/get-health`, or `(baseline)`. */
@@ -24,7 +23,7 @@ export interface BundleResult {
 export interface BenchOptions {
   /** Fresh processes per measurement (median reported). @default 5 */
   runs?: number;
-  /** Handler modules to bundle. @default every route handler and worker handler */
+  /** Handler modules to bundle. @default KNOWN_ENTRIES: every route handler and worker handler */
   entries?: string[];
   /** Print the table to stdout. @default true */
   print?: boolean;
@@ -37,28 +36,6 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
-
-/** The esbuild options ServiceFunction passes to NodejsFunction, in esbuild's API form. */
-function esbuildOptions(outfile: string): BuildOptions {
-  return {
-    bundle: true,
-    platform: BUNDLE.platform,
-    target: BUNDLE.target,
-    format: BUNDLE.format,
-    minify: BUNDLE.minify,
-    sourcemap: BUNDLE.sourceMap,
-    sourcesContent: BUNDLE.sourcesContent,
-    mainFields: [...BUNDLE.mainFields],
-    external: [...BUNDLE.externalModules],
-    outfile,
-    logLevel: 'silent',
-    absWorkingDir: REPO_ROOT,
-  };
-}
-
-export function allEntries(): string[] {
-  return [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
-}
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -103,16 +80,7 @@ function measureInit(file: string, runs: number): { plain: number; maps: number 
   return { plain: round(median(plain)), maps: round(median(maps)) };
 }
 
-async function bundleOne(name: string, dir: string, runs: number, input: { entry?: string; source?: string }): Promise<BundleResult> {
-  const outfile = path.join(dir, name.replace(/[^a-z0-9]+/gi, '_'), 'index.js');
-  try {
-    await build({
-      ...esbuildOptions(outfile),
-      ...(input.entry ? { entryPoints: [input.entry] } : { stdin: { contents: input.source!, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' } }),
-    });
-  } catch (err) {
-    return { name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note: `bundle failed: ${firstError(err)}` };
-  }
+function measure(name: string, outfile: string, runs: number): BundleResult {
   const code = readFileSync(outfile);
   const result: BundleResult = {
     name,
@@ -130,6 +98,25 @@ async function bundleOne(name: string, dir: string, runs: number, input: { entry
     result.note = 'require() threw at module init';
   }
   return result;
+}
+
+const failed = (name: string, note: string): BundleResult => ({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note });
+
+/** Bundles like ServiceFunction does (one run for all); if that run fails, entry by entry to name the culprits. */
+function bundleAll(entries: string[], dir: string): Map<string, string | { error: string }> {
+  try {
+    return buildBundles(entries, path.join(dir, 'all'));
+  } catch {
+    const out = new Map<string, string | { error: string }>();
+    for (const e of entries) {
+      try {
+        out.set(e, buildBundles([e], path.join(dir, 'one')).get(e)!);
+      } catch (err) {
+        out.set(e, { error: firstError(err) });
+      }
+    }
+    return out;
+  }
 }
 
 function firstError(err: unknown): string {
@@ -155,16 +142,20 @@ export function formatTable(results: BundleResult[]): string {
  */
 export async function benchBundles(options: BenchOptions = {}): Promise<BundleResult[]> {
   const runs = options.runs ?? 5;
-  const dir = mkdtempSync(path.join(tmpdir(), 'rts-bundles-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'rts-bench-'));
   try {
-    const results: BundleResult[] = [await bundleOne('(baseline: DynamoDB document client)', dir, runs, { source: BASELINE_SOURCE })];
-    for (const name of options.entries ?? allEntries()) {
-      const file = entryFile(name);
-      if (!existsSync(file)) {
-        results.push({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note: 'entry missing' });
-        continue;
-      }
-      results.push(await bundleOne(name, dir, runs, { entry: file }));
+    const baselineFile = path.join(dir, 'baseline', 'index.js');
+    buildSync({ ...esbuildOptions(), logLevel: 'silent', stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' }, outfile: baselineFile });
+    const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, runs)];
+
+    const entries = options.entries ?? [...KNOWN_ENTRIES];
+    const present = entries.filter((e) => existsSync(entryFile(e)));
+    const bundles = bundleAll(present, dir);
+    for (const name of entries) {
+      const bundle = bundles.get(name);
+      if (bundle === undefined) results.push(failed(name, 'entry missing'));
+      else if (typeof bundle !== 'string') results.push(failed(name, `bundle failed: ${bundle.error}`));
+      else results.push(measure(name, path.join(bundle, 'index.js'), runs));
     }
     if (options.print ?? true) console.log(formatTable(results));
     return results;

@@ -1,9 +1,6 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
 // Select some with arguments: npm run bench -- api engine e2e ci webhooks bundles
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-process.env.RTS_ACCESS_LOG = 'false';
-
+import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
 import { benchCi, printCi } from './ci';

@@ -1,0 +1,121 @@
+// Bench of CI gating against the local service: submission latency of a 1,000-trace batch (goal < 3 s), and its
+// time to `done` against the demo agent, reported as service overhead per attempt (wall time / attempts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDemoAgent, loadSampleTraces } from '../../functions/cli/demo-agent';
+import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
+import { planAttempts } from '../../functions/core/replay/plan';
+import { uploadTrace } from '../../functions/core/traces/service';
+import { getDeps } from '../../functions/shared/deps';
+import { startTestService, type TestService } from '../helpers/local-service';
+
+export interface CiBenchOptions {
+  /** Eval-set size. Default 1000 (the pool limit). */
+  traces?: number;
+  /** Replay queue concurrency of the local service. Default 16. */
+  concurrency?: number;
+  /** Give up waiting for `done` after this long. Default 30 min. */
+  timeoutMs?: number;
+}
+
+export interface CiBench {
+  traces: number;
+  concurrency: number;
+  /** POST /v1/ci/runs for the whole pool, warm handler: request to 202. */
+  submitMs: number;
+  /** Submission to batch `done`. */
+  doneMs: number;
+  attempts: number;
+  /** doneMs / attempts: what each attempt costs end to end (service, store, in-process demo agent). */
+  msPerAttempt: number;
+  decision: string;
+  scenarioCoveragePct: number;
+  passRate: number;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Uploads `count` copies of the sample traces (the demo agent follows them) through the core service, not timed. */
+async function seedTraces(projectId: string, count: number): Promise<string[]> {
+  const samples = loadSampleTraces();
+  const deps = getDeps();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 25) {
+    const chunk = Array.from({ length: Math.min(25, count - i) }, (_, j) => {
+      const { trace_id: _id, ...base } = samples[(i + j) % samples.length];
+      return { ...base, name: `${base.name ?? 'sample'} #${i + j}` };
+    });
+    const created = await Promise.all(chunk.map((t) => uploadTrace(deps, projectId, t)));
+    ids.push(...created.map((c) => c.body.trace_id));
+  }
+  return ids;
+}
+
+async function api(svc: TestService, method: string, path: string, body?: unknown) {
+  const res = await svc.api(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body;
+}
+
+export async function benchCi(opts: CiBenchOptions = {}): Promise<CiBench> {
+  const traces = opts.traces ?? 1000;
+  const concurrency = opts.concurrency ?? 16;
+  const agent = await startDemoAgent({ port: 0 });
+  const svc = await startTestService({ deliverWebhooks: false, queue: { concurrency } });
+  try {
+    const campaign = JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8'));
+    campaign.target.url = agent.url;
+    const traceIds = await seedTraces(svc.projectId, traces);
+    const { campaign_id } = await api(svc, 'POST', '/v1/campaigns', campaign);
+    for (let i = 0; i < traceIds.length; i += 1000) await api(svc, 'PATCH', `/v1/campaigns/${campaign_id}/eval-set`, { add_trace_ids: traceIds.slice(i, i + 1000) });
+
+    // Warm the handler (module load, first connection) on a one-trace campaign so the figure is the steady state.
+    const warm = await api(svc, 'POST', '/v1/campaigns', { name: 'warm-up', target: { type: 'recorded' } });
+    await api(svc, 'POST', '/v1/ci/runs', { campaign_id: warm.campaign_id, trace_id: traceIds[0] });
+    await svc.idle();
+
+    const t0 = performance.now();
+    const sub = await api(svc, 'POST', '/v1/ci/runs', { campaign_id, thresholds: { min_pass_rate: 0, max_unsafe: 100000, max_failures: 100000 } });
+    const submitMs = performance.now() - t0;
+
+    const deadline = Date.now() + (opts.timeoutMs ?? 30 * 60_000);
+    let batch: Record<string, any>;
+    for (;;) {
+      batch = await api(svc, 'GET', `/v1/ci/batch/${sub.ci_batch_id}`);
+      if (batch.status === 'done') break;
+      if (Date.now() > deadline) throw new Error(`batch not done after ${opts.timeoutMs} ms: ${batch.completed_count}/${batch.trace_count}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const doneMs = performance.now() - t0;
+    const attempts = planAttempts(campaignInputSchema.parse(campaign) as Campaign).length * traces;
+    return {
+      traces,
+      concurrency,
+      submitMs,
+      doneMs,
+      attempts,
+      msPerAttempt: doneMs / attempts,
+      decision: batch.decision,
+      scenarioCoveragePct: batch.scenario_coverage_pct,
+      passRate: batch.pass_rate,
+    };
+  } finally {
+    await svc.stop();
+    await agent.close();
+  }
+}
+
+export function printCi(r: CiBench): void {
+  console.log(`\n== CI batch (local service, dynalite, queue concurrency ${r.concurrency}, demo agent) ==`);
+  console.log(`POST /v1/ci/runs, ${r.traces} traces   ${r.submitMs.toFixed(0)} ms (goal < 3000 ms)`);
+  console.log(`submission to done           ${(r.doneMs / 1000).toFixed(1)} s for ${r.attempts} attempts`);
+  console.log(`per attempt (wall/attempts)  ${r.msPerAttempt.toFixed(2)} ms`);
+  console.log(`verdict                      ${r.decision}, coverage ${r.scenarioCoveragePct} %, pass_rate ${r.passRate.toFixed(3)}`);
+}
+
+if (require.main === module) {
+  benchCi({ traces: Number(process.env.CI_BENCH_TRACES ?? 1000) }).then(printCi, (e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
