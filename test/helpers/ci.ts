@@ -61,7 +61,7 @@ export async function pollUntil<T = any>(svc: TestService, path: string, done: (
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
     if (done(res.body)) return res.body;
     if (Date.now() > deadline) throw new Error(`timed out polling ${path}: ${res.text.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, Number(process.env.POLL_MS ?? 50)));
   }
 }
 

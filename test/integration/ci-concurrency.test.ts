@@ -1,0 +1,187 @@
+// Exactly-once batch aggregation under concurrent completions, duplicate and late redeliveries, and workers that die
+// at every step of the aggregation (SPEC 8: each run counted once, the batch done once, one decision event).
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { BusEvent } from '../../functions/core/events';
+import { InProcessQueue } from '../../functions/local/queue';
+import type { BatchesRepo, EventPublisher } from '../../functions/ports';
+import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { handler as deadLetter } from '../../functions/workers/dead-letter';
+import { handler as replayWorker } from '../../functions/workers/replay-worker';
+import { createCampaign, createTraces, failingTrace, passingTrace, pollUntil, setEvalSet } from '../helpers/ci';
+import { startTestService, type TestService } from '../helpers/local-service';
+
+const TRACES = 200;
+const FAILING_EVERY = 10;
+
+let svc: TestService;
+let chaosQueue: InProcessQueue;
+const events: BusEvent[] = [];
+const injected = { duplicate: 0, throwAfterAck: 0, abandoned: 0, afterMarker: 0, afterHint: 0, afterFlip: 0, beforePublish: 0 };
+
+class Crash extends Error {
+  constructor(point: string) {
+    super(`injected crash: ${point}`);
+  }
+}
+
+/** The real batches repository, dying right after some of its writes (the write happened, the caller never learns). */
+function crashingBatches(real: BatchesRepo): BatchesRepo {
+  let markers = 0;
+  let hints = 0;
+  let flipped = false;
+  return {
+    ...real,
+    create: (b) => real.create(b),
+    get: (p, b) => real.get(p, b),
+    listMarkers: (p, b) => real.listMarkers(p, b),
+    markRunning: (p, b) => real.markRunning(p, b),
+    markDecisionPublished: (p, b) => real.markDecisionPublished(p, b),
+    claimDecision: (p, b, c, now, lease) => real.claimDecision(p, b, c, now, lease),
+    putPack: (p) => real.putPack(p),
+    getPack: (p, id) => real.getPack(p, id),
+    async putMarker(p, b, m) {
+      const created = await real.putMarker(p, b, m);
+      if (created && ++markers % 17 === 0) {
+        injected.afterMarker++;
+        throw new Crash('after the marker, before the hint');
+      }
+      return created;
+    },
+    async bumpDoneHint(p, b) {
+      const hint = await real.bumpDoneHint(p, b);
+      if (++hints % 23 === 0 || hint?.done_hint === TRACES) {
+        injected.afterHint++;
+        throw new Crash('after the hint, before the recount');
+      }
+      return hint;
+    },
+    async markDone(p, b, result, at) {
+      const batch = await real.markDone(p, b, result, at);
+      if (batch && !flipped) {
+        flipped = true;
+        injected.afterFlip++;
+        throw new Crash('after the flip, before the decision is published');
+      }
+      return batch;
+    },
+  };
+}
+
+/** The local bus, failing the first attempt to publish a decision (the publisher dies before the bus has it). */
+function crashingBus(real: EventPublisher): EventPublisher {
+  let failed = false;
+  return {
+    async publish(list) {
+      if (!failed && list.some((e) => e.envelope.event_type.startsWith('ci.decision.'))) {
+        failed = true;
+        injected.beforePublish++;
+        throw new Crash('before the decision reached the bus');
+      }
+      return real.publish(list);
+    },
+  };
+}
+
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+/**
+ * The real worker behind a chaotic delivery layer: some messages are delivered twice at once, some are reported failed
+ * after they were processed (redelivered to a terminal run), and some are abandoned mid-processing (the worker is
+ * presumed dead and the message redelivered while the first execution is still running).
+ */
+function chaoticWorker(): SqsHandler {
+  let n = 0;
+  return async (event, context) => {
+    const i = n++;
+    if (i % 11 === 3) {
+      injected.duplicate++;
+      const [a] = await Promise.all([replayWorker(event, context), replayWorker(event, context)]);
+      return a;
+    }
+    if (i % 13 === 5) {
+      const res = await replayWorker(event, context);
+      injected.throwAfterAck++;
+      if (res && res.batchItemFailures.length) return res;
+      throw new Error('injected: worker died after the run became terminal, before the ack');
+    }
+    if (i % 19 === 7) {
+      injected.abandoned++;
+      void replayWorker(event, context).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('injected: worker killed mid-run');
+    }
+    return replayWorker(event, context);
+  };
+}
+
+beforeAll(async () => {
+  svc = await startTestService({ deliverWebhooks: false });
+  svc.bus.onEvent((e) => events.push(e));
+  const worker = chaoticWorker();
+  chaosQueue = new InProcessQueue({ worker: () => worker, deadLetter: () => deadLetter, concurrency: 16, maxReceives: 10, redeliveryDelayMs: 10 });
+  const real = getDeps();
+  configureDeps({ queue: chaosQueue, batches: crashingBatches(real.batches), events: crashingBus(svc.bus) });
+}, 60000);
+afterAll(async () => {
+  await chaosQueue.close();
+  await svc.stop();
+});
+
+describe('CI batch aggregation under concurrency and redelivery', () => {
+  it(`counts each of ${TRACES} concurrently completing runs once, flips the batch once and emits one decision event`, async () => {
+    // Prepare: every 10th trace misses the campaign's output criterion.
+    const traces = Array.from({ length: TRACES }, (_, i) => (i % FAILING_EVERY === 0 ? failingTrace(`fail ${i}`) : passingTrace(`pass ${i}`)));
+    const traceIds = await createTraces(svc, traces);
+    const failingTraces = new Set(traceIds.filter((_, i) => i % FAILING_EVERY === 0));
+    const campaignId = await createCampaign(svc);
+    await setEvalSet(svc, campaignId, traceIds, TRACES);
+
+    // Act
+    const sub = await svc.api('POST', '/v1/ci/runs', { campaign_id: campaignId });
+    expect(sub.status).toBe(202);
+    const batchId: string = sub.body.ci_batch_id;
+    const batch = await pollUntil(svc, `/v1/ci/batch/${batchId}`, (b) => b.status === 'done' && decisionsOf(batchId).length > 0, 60000);
+    await chaosQueue.drain();
+    await svc.idle();
+
+    // Assess: the faults really happened.
+    for (const [point, count] of Object.entries(injected)) expect({ point, happened: count > 0 }).toEqual({ point, happened: true });
+    // Exact counts from the markers, which are one per run.
+    const markers = await getDeps().batches.listMarkers(svc.projectId, batchId);
+    expect(markers).toHaveLength(TRACES);
+    expect(new Set(markers.map((m) => m.run_id)).size).toBe(TRACES);
+    const failingRuns = markers.filter((m) => failingTraces.has(m.trace_id)).map((m) => m.run_id).sort();
+    expect(failingRuns).toHaveLength(TRACES / FAILING_EVERY);
+    expect(batch).toMatchObject({
+      status: 'done',
+      decision: 'fail',
+      trace_count: TRACES,
+      completed_count: TRACES,
+      scenario_coverage_pct: 100,
+      failed_count: TRACES / FAILING_EVERY,
+      unsafe_count: 0,
+    });
+    expect(batch.pass_rate).toBeCloseTo(1 - 1 / FAILING_EVERY, 12);
+    expect([...batch.failed_runs].sort()).toEqual(failingRuns);
+    expect(batch.passed_runs).toHaveLength(TRACES - TRACES / FAILING_EVERY);
+    expect(batch.reasons).toHaveLength(TRACES / FAILING_EVERY);
+    // One decision event: a copy can only reach the bus when the claimant run itself is delivered twice at once, and
+    // then it is the same event (same bus id, same envelope), which delivery deduplicates on the id.
+    const decisions = decisionsOf(batchId);
+    expect(new Set(decisions.map((e) => e.id))).toEqual(new Set([`ci.decision:${batchId}`]));
+    expect(new Set(decisions.map((e) => JSON.stringify(e.envelope))).size).toBe(1);
+    expect(decisions.length).toBeLessThanOrEqual(2);
+    expect(decisions[0].envelope.event_type).toBe('ci.decision.fail');
+    expect(decisions[0].envelope.data).toMatchObject({ ci_batch_id: batchId, decision: 'fail', scenario_coverage_pct: 100, pass_rate: batch.pass_rate });
+    const stored = await getDeps().batches.get(svc.projectId, batchId);
+    expect(stored).toMatchObject({ status: 'done', decision_published: true, done_hint: expect.any(Number) });
+    expect(stored!.done_hint).toBeLessThanOrEqual(TRACES);
+    // Every run ended once, with its own decision stored.
+    const completed = new Set(events.filter((e) => e.envelope.event_type === 'run.completed').map((e) => e.envelope.data.run_id));
+    for (const rid of sub.body.run_ids) expect(completed.has(rid)).toBe(true);
+  }, 120000);
+});
+
+function decisionsOf(batchId: string): BusEvent[] {
+  return events.filter((e) => e.envelope.event_type.startsWith('ci.decision.') && e.envelope.data.ci_batch_id === batchId);
+}

@@ -1,0 +1,311 @@
+// The onTerminal CI hook over in-memory fakes with the store's conditional semantics: concurrent completions in any
+// order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
+import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../functions/core/ci/aggregate';
+import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../functions/core/ci/types';
+import type { BusEvent } from '../../../functions/core/events';
+import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../functions/core/runs/types';
+import type { BatchesRepo } from '../../../functions/ports';
+
+const PID = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+const BID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
+const THRESHOLDS = { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 };
+const tick = () => new Promise((r) => setImmediate(r));
+
+class Crash extends Error {}
+
+/** The batches store with DynamoDB's conditional semantics; every call yields, so concurrent callers interleave. */
+class FakeBatches implements BatchesRepo {
+  batch: (CiBatch & { decision_claim?: string; decision_claim_until?: number }) | null = null;
+  markers = new Map<string, BatchMarker>();
+  /** Throws right after the named write happened (the write stands, the caller dies). */
+  crashAfter = new Set<string>();
+  flips = 0;
+
+  private maybeCrash(point: string) {
+    if (this.crashAfter.delete(point)) throw new Crash(point);
+  }
+  async create(b: CiBatch) {
+    await tick();
+    this.batch = { ...b };
+  }
+  async get() {
+    await tick();
+    if (!this.batch) return null;
+    const { decision_claim: _c, decision_claim_until: _u, ...b } = this.batch;
+    return structuredClone(b);
+  }
+  async putMarker(_p: string, _b: string, m: BatchMarker) {
+    await tick();
+    if (this.markers.has(m.run_id)) return false;
+    this.markers.set(m.run_id, structuredClone(m));
+    this.maybeCrash('putMarker');
+    return true;
+  }
+  async listMarkers() {
+    await tick();
+    return [...this.markers.values()].map((m) => structuredClone(m));
+  }
+  async bumpDoneHint() {
+    await tick();
+    if (!this.batch) return null;
+    this.batch.done_hint += 1;
+    const out = { done_hint: this.batch.done_hint, trace_count: this.batch.trace_count };
+    this.maybeCrash('bumpDoneHint');
+    return out;
+  }
+  async markRunning() {
+    await tick();
+    if (this.batch?.status === 'queued') this.batch.status = 'running';
+  }
+  async markDone(_p: string, _b: string, result: BatchAggregate, at: string) {
+    await tick();
+    if (!this.batch || this.batch.status === 'done') return null;
+    Object.assign(this.batch, { status: 'done', decision: result.decision, result: structuredClone(result), completed_at: at });
+    this.flips++;
+    this.maybeCrash('markDone');
+    return this.get();
+  }
+  async claimDecision(_p: string, _b: string, claimant: string, now: number, lease: number) {
+    await tick();
+    const b = this.batch;
+    if (!b || b.status !== 'done' || b.decision_published) return false;
+    if (b.decision_claim !== undefined && b.decision_claim !== claimant && (b.decision_claim_until ?? 0) >= now) return false;
+    b.decision_claim = claimant;
+    b.decision_claim_until = now + lease;
+    this.maybeCrash('claimDecision');
+    return true;
+  }
+  async markDecisionPublished() {
+    await tick();
+    if (this.batch) this.batch.decision_published = true;
+  }
+  async putPack(_p: RunPack) {}
+  async getPack() {
+    return null;
+  }
+}
+
+function setup(runCount: number) {
+  const batches = new FakeBatches();
+  const published: BusEvent[] = [];
+  const runUpdates: Partial<Run>[] = [];
+  let now = Date.parse('2026-11-21T23:59:01.123Z');
+  let crashPublish = false;
+  const deps: CiHookDeps = {
+    batches,
+    runs: { update: async (_p: string, _r: string, patch: Partial<Run>) => void runUpdates.push(patch) } as unknown as CiHookDeps['runs'],
+    events: {
+      async publish(events) {
+        await tick();
+        if (crashPublish) {
+          crashPublish = false;
+          throw new Crash('publish');
+        }
+        published.push(...events);
+      },
+    },
+    clock: { now: () => new Date(now) },
+    dashboardBase: () => 'https://rts.example.com/dashboard',
+  };
+  const runIds = Array.from({ length: runCount }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+  batches.batch = {
+    ci_batch_id: BID,
+    project_id: PID,
+    campaign_id: 'camp',
+    run_ids: runIds,
+    trace_count: runCount,
+    thresholds: THRESHOLDS,
+    metadata: {},
+    status: 'queued',
+    decision: 'pending',
+    created_at: '2026-11-21T00:00:00.000000+00:00',
+    completed_at: null,
+    result: null,
+    done_hint: 0,
+    decision_published: false,
+  };
+  const run = (i: number, opts: { passed?: boolean; status?: 'completed' | 'failed' } = {}): Run => {
+    const passed = opts.passed ?? true;
+    const summary: RunSummary = { ...EMPTY_SUMMARY, attempt_count: 2, passed_count: passed ? 2 : 1, failed_count: passed ? 0 : 1, pass_rate: passed ? 1 : 0.5 };
+    return {
+      run_id: runIds[i],
+      project_id: PID,
+      trace_id: `trace-${i}`,
+      campaign_id: 'camp',
+      source: 'ci',
+      status: opts.status ?? 'completed',
+      created_at: '2026-11-21T00:00:00.000000+00:00',
+      started_at: '2026-11-21T00:00:01.000000+00:00',
+      completed_at: `2026-11-21T00:01:${String(i % 60).padStart(2, '0')}.000000+00:00`,
+      summary,
+      error: opts.status === 'failed' ? 'every attempt ended in error: boom' : null,
+      ci_batch_id: BID,
+      pack_id: null,
+      ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'pending', reasons: [] },
+      attempt_total: 2,
+      completion_published: false,
+    };
+  };
+  return {
+    deps,
+    batches,
+    published,
+    runUpdates,
+    run,
+    runIds,
+    advance: (ms: number) => (now += ms),
+    failNextPublish: () => (crashPublish = true),
+    decisions: () => published.filter((e) => e.id === `ci.decision:${BID}`),
+  };
+}
+
+/** Settles a run like the worker would: retrying the hook (a redelivery) until it goes through. */
+async function deliverUntilDone(deps: CiHookDeps, run: Run, maxTries = 10): Promise<number> {
+  for (let i = 1; i <= maxTries; i++) {
+    try {
+      await ciOnTerminal(deps, run);
+      return i;
+    } catch (err) {
+      if (!(err instanceof Crash)) throw err;
+    }
+  }
+  throw new Error('never settled');
+}
+
+describe('ciOnTerminal for batch runs', () => {
+  it('counts concurrent completions once each, flips once and publishes one decision with the exact aggregate', async () => {
+    const t = setup(50);
+    const runs = t.runIds.map((_, i) => t.run(i, { passed: i % 10 !== 0 }));
+    await Promise.all([...runs].reverse().map((r) => ciOnTerminal(t.deps, r)));
+    expect(t.batches.flips).toBe(1);
+    expect(t.batches.markers.size).toBe(50);
+    expect(t.batches.batch).toMatchObject({ status: 'done', decision: 'fail', done_hint: 50, decision_published: true });
+    const decisions = t.decisions();
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0].envelope).toMatchObject({ event_type: 'ci.decision.fail', project_id: PID, created_at: '2026-11-21T00:01:49.000000+00:00' });
+    expect(decisions[0].envelope.data).toEqual({
+      run_id: t.runIds[0],
+      ci_batch_id: BID,
+      campaign_id: 'camp',
+      decision: 'fail',
+      pass_rate: (45 * 2 + 5) / 100,
+      scenario_coverage_pct: 100,
+      thresholds: THRESHOLDS,
+      reasons: expect.arrayContaining([`run ${t.runIds[10]} (trace trace-10): pass_rate 0.5 < min_pass_rate 1; failed_count 1 > max_failures 0`]),
+      dashboard_url: `https://rts.example.com/dashboard/batches/${BID}`,
+    });
+    expect((decisions[0].envelope.data.reasons as string[]).length).toBe(5);
+    // The batch's completion time is its last run's; batch members keep their decision in the marker only.
+    expect(t.runUpdates).toEqual([]);
+  });
+
+  it.each(['putMarker', 'bumpDoneHint', 'markDone', 'claimDecision', 'publish'])(
+    'recovers from a crash of the last run right after %s: one flip, one decision, exact counts',
+    async (point) => {
+      const t = setup(5);
+      for (let i = 0; i < 4; i++) await ciOnTerminal(t.deps, t.run(i));
+      if (point === 'publish') t.failNextPublish();
+      else t.batches.crashAfter.add(point);
+      const tries = await deliverUntilDone(t.deps, t.run(4));
+      expect(tries).toBe(2);
+      expect(t.batches.flips).toBe(1);
+      // The hint is only a hint: a crash between marker and ADD leaves it one short, and the markers still decide.
+      const hint = point === 'putMarker' ? 4 : 5;
+      expect(t.batches.batch).toMatchObject({ status: 'done', decision: 'pass', done_hint: hint, decision_published: true, result: { completed_count: 5, passed_runs: t.runIds } });
+      expect(t.decisions()).toHaveLength(1);
+      expect(t.decisions()[0].envelope.event_type).toBe('ci.decision.pass');
+    },
+  );
+
+  it('is finished by another run when the last counted run died before recounting (its hint never reached trace_count)', async () => {
+    const t = setup(3);
+    await ciOnTerminal(t.deps, t.run(0));
+    t.batches.crashAfter.add('putMarker');
+    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // marker stored, hint not bumped
+    await ciOnTerminal(t.deps, t.run(2)); // hint 2 < 3: not the one to flip
+    expect(t.batches.batch?.status).not.toBe('done');
+    await ciOnTerminal(t.deps, t.run(1)); // the redelivery finds its marker and recounts from the markers
+    expect(t.batches.flips).toBe(1);
+    expect(t.batches.batch?.done_hint).toBe(2);
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('leaves publication to the claimant while its claim is live, and lets another run take over after the lease', async () => {
+    const t = setup(2);
+    await ciOnTerminal(t.deps, t.run(0));
+    t.failNextPublish();
+    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // flipped and claimed by run 1, not published
+    await ciOnTerminal(t.deps, t.run(0)); // a late redelivery of run 0: the claim is run 1's
+    expect(t.decisions()).toHaveLength(0);
+    t.advance(DECISION_CLAIM_LEASE_MS + 1);
+    await ciOnTerminal(t.deps, t.run(0)); // run 1's message never came back: run 0 takes over
+    expect(t.decisions()).toHaveLength(1);
+    await ciOnTerminal(t.deps, t.run(1));
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('does not publish again for redeliveries after the decision is published', async () => {
+    const t = setup(3);
+    for (let i = 0; i < 3; i++) await ciOnTerminal(t.deps, t.run(i));
+    for (let i = 0; i < 3; i++) await ciOnTerminal(t.deps, t.run(i));
+    await Promise.all([0, 1, 2, 2, 1, 0].map((i) => ciOnTerminal(t.deps, t.run(i))));
+    expect(t.decisions()).toHaveLength(1);
+    expect(t.batches.batch?.done_hint).toBe(3);
+  });
+
+  it('decides fail with coverage below 100 when a run failed', async () => {
+    const t = setup(4);
+    await Promise.all([0, 1, 2, 3].map((i) => ciOnTerminal(t.deps, t.run(i, { status: i === 2 ? 'failed' : 'completed' }))));
+    expect(t.decisions()[0].envelope.data).toMatchObject({ decision: 'fail', scenario_coverage_pct: 75, pass_rate: 1 });
+    expect(t.batches.batch?.result).toMatchObject({ completed_count: 3, failed_count: 1, failed_runs: [t.runIds[2]] });
+  });
+
+  it('ignores runs that are not CI runs or not terminal', async () => {
+    const t = setup(1);
+    await ciOnTerminal(t.deps, { ...t.run(0), source: 'replay', ci: null, ci_batch_id: null });
+    await ciOnTerminal(t.deps, { ...t.run(0), status: 'running' });
+    expect(t.batches.markers.size).toBe(0);
+    expect(t.published).toEqual([]);
+  });
+});
+
+describe('ciOnTerminal for single CI runs', () => {
+  function single(t: ReturnType<typeof setup>, passed: boolean, extra: Partial<CiRunState> = {}): Run {
+    const r = t.run(0, { passed });
+    return { ...r, ci_batch_id: null, ci: { ...(r.ci as CiRunState), ...extra } };
+  }
+
+  it('publishes the decision under ci.decision:<run_id>, then stores it with the published mark', async () => {
+    const t = setup(1);
+    const run = single(t, false);
+    await ciOnTerminal(t.deps, run);
+    const ev = t.published.filter((e) => e.id === `ci.decision:${run.run_id}`);
+    expect(ev).toHaveLength(1);
+    expect(ev[0].envelope).toMatchObject({ event_type: 'ci.decision.fail', created_at: run.completed_at });
+    expect(ev[0].envelope.data).toEqual({
+      run_id: run.run_id,
+      ci_batch_id: null,
+      campaign_id: 'camp',
+      decision: 'fail',
+      pass_rate: 0.5,
+      scenario_coverage_pct: 100,
+      thresholds: THRESHOLDS,
+      reasons: ['pass_rate 0.5 < min_pass_rate 1', 'failed_count 1 > max_failures 0'],
+      dashboard_url: `https://rts.example.com/dashboard/runs/${run.run_id}`,
+    });
+    expect(t.runUpdates).toEqual([{ ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'fail', reasons: ev[0].envelope.data.reasons, decision_published: true } }]);
+  });
+
+  it('publishes nothing once the decision is marked published', async () => {
+    const t = setup(1);
+    await ciOnTerminal(t.deps, single(t, true, { decision: 'pass', decision_published: true }));
+    expect(t.published).toEqual([]);
+  });
+
+  it('publishes on the redelivery when the first delivery died before the bus had the event', async () => {
+    const t = setup(1);
+    t.failNextPublish();
+    expect(await deliverUntilDone(t.deps, single(t, true))).toBe(2);
+    expect(t.published.map((e) => e.envelope.event_type)).toEqual(['ci.decision.pass']);
+  });
+});
