@@ -1,6 +1,7 @@
 // The rts stack: composes the single table, the event fan-out, the replay pipeline and the API; reads its settings from CDK context.
-import { CfnOutput, Lazy, RemovalPolicy, Stack, StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack, StackProps, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, Node } from 'constructs';
 import { AlarmSink } from './constructs/alarms';
 import { Api, ThrottleSettings } from './constructs/api';
@@ -26,6 +27,8 @@ export interface ServiceStackProps extends StackProps {
   readonly perProjectThrottling?: boolean;
   /** Create the account-level API Gateway logging role. @default true */
   readonly apiGatewayCloudWatchRole?: boolean;
+  /** Replay worker timeout; the queue hides a message 6x as long. @default Duration.minutes(5) */
+  readonly workerTimeout?: Duration;
 }
 
 /** The whole service in one stack. The table is retained when the stack is deleted. */
@@ -59,15 +62,26 @@ export class ServiceStack extends Stack {
 
     // The API's URL exists only once the API does, but the workers built before it need it too (CI decision
     // events carry dashboard_url): lazy tokens resolve at synthesis, with no cycle in the template.
+    // One cursor-signing key for every function, generated at deploy time, never in the template.
+    const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
+      description: 'rts: HMAC key of pagination cursors (RTS_CURSOR_SECRET)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The key only makes pagination cursors tamper-evident (it grants no access); rotating it would just invalidate every cursor in flight, and functions read it at deploy time.',
+    });
     const settings: RuntimeSettings = {
       allowPrivateTargets: props.allowPrivateTargets ?? false,
       dashboardUrl: props.dashboardUrl ?? Lazy.string({ produce: () => this.api.dashboardUrl }),
       publicUrl: Lazy.string({ produce: () => this.api.publicUrl }),
+      // A CloudFormation dynamic reference: resolved by CloudFormation into the function configuration at deploy.
+      cursorSecret: cursorSecret.secretValue.unsafeUnwrap(),
     };
 
     this.alarms = new AlarmSink(this, 'Alarms', { email: props.alarmEmail });
     this.fanout = new EventFanout(this, 'Events', { table: this.table, settings, alarms: this.alarms });
-    this.pipeline = new ReplayPipeline(this, 'Replay', { table: this.table, bus: this.fanout.bus, settings, alarms: this.alarms });
+    this.pipeline = new ReplayPipeline(this, 'Replay', { table: this.table, bus: this.fanout.bus, settings, alarms: this.alarms, workerTimeout: props.workerTimeout });
     this.api = new Api(this, 'Api', {
       table: this.table,
       queue: this.pipeline.queue,
@@ -115,6 +129,8 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     if (rateLimit === undefined && burstLimit === undefined) return undefined;
     return { rateLimit: rateLimit ?? burstLimit!, burstLimit: burstLimit ?? Math.ceil(rateLimit! * 2) };
   };
+  const workerMinutes = num('workerTimeoutMinutes');
+  if (workerMinutes !== undefined && (workerMinutes < 1 || workerMinutes > 15)) throw new Error(`Context workerTimeoutMinutes must be 1-15, got ${workerMinutes}`);
   const stage = str('stage') ?? 'prod';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Context stage must match [A-Za-z0-9_-]{1,64}, got ${stage}`);
   return {
@@ -126,5 +142,6 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     projectThrottle: throttle('projectThrottleRate', 'projectThrottleBurst'),
     perProjectThrottling: bool('perProjectThrottling') ?? false,
     apiGatewayCloudWatchRole: bool('apiGatewayCloudWatchRole') ?? true,
+    workerTimeout: workerMinutes === undefined ? undefined : Duration.minutes(workerMinutes),
   };
 }

@@ -1,21 +1,24 @@
-// esbuild settings shared by ServiceFunction and the bundle benchmark, so the benchmark measures what ships.
+// esbuild bundling for every Lambda: one esbuild run for all known handlers (shared modules parsed once), one bundle per handler.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { buildSync, type BuildOptions } from 'esbuild';
+import { routes, workerHandlers } from '../routes';
 
-/** Repository root: entries, the lock file and tsconfig.json are resolved from here. */
+/** Repository root: entries and tsconfig.json are resolved from here. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
-
-/** The single lock file NodejsFunction hashes and esbuild resolves against. */
-export const LOCK_FILE = path.join(REPO_ROOT, 'package-lock.json');
 
 /** Absolute path of a handler module given as `functions/...` without extension. */
 export function entryFile(modulePath: string): string {
   return path.join(REPO_ROOT, `${modulePath}.ts`);
 }
 
+/** Every handler the stack deploys: the route table's rows and the non-HTTP functions. */
+export const KNOWN_ENTRIES: readonly string[] = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
+
 /**
  * One set of bundling choices for every function:
- * - the AWS SDK is bundled (not taken from the runtime) so the tested SDK version is the deployed one,
- *   and tree-shaking drops what a handler does not use;
+ * - the AWS SDK is bundled (nothing external), so the tested SDK version is the deployed one and
+ *   tree-shaking drops what a handler does not use;
  * - `module` before `main` lets esbuild pick the ESM builds (middy is ESM-only, the SDK ships both),
  *   which shake better, then emit CommonJS for the Lambda runtime;
  * - source maps without embedded sources keep the map small while stack traces still name TS lines.
@@ -30,3 +33,67 @@ export const BUNDLE = {
   mainFields: ['module', 'main'],
   externalModules: [] as string[],
 } as const;
+
+/** BUNDLE in esbuild's API form. */
+export function esbuildOptions(): BuildOptions {
+  return {
+    bundle: true,
+    platform: BUNDLE.platform,
+    target: BUNDLE.target,
+    format: BUNDLE.format,
+    minify: BUNDLE.minify,
+    sourcemap: BUNDLE.sourceMap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    external: [...BUNDLE.externalModules],
+    absWorkingDir: REPO_ROOT,
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * Bundles `entries` in a single esbuild run into `<outdir>/<entry>/index.js` (+ `.map`). Without code
+ * splitting each output is exactly what a build of that entry alone produces; the run just parses and
+ * resolves the modules handlers share (SDK, zod, core) once instead of once per function.
+ */
+export function buildBundles(entries: readonly string[], outdir: string): Map<string, string> {
+  buildSync({
+    ...esbuildOptions(),
+    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, entryFile(e)])),
+    outdir,
+  });
+  return new Map(entries.map((e) => [e, path.join(outdir, e)]));
+}
+
+let shared: { dirs: Map<string, string>; root: string } | undefined;
+
+/**
+ * Where bundles are built: inside the repository, so the source paths in the maps (relative to the
+ * output) are the same on every machine and the asset hashes (the output's content) are too.
+ */
+function bundleRoot(): string {
+  const cache = path.join(REPO_ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const root = mkdtempSync(path.join(cache, 'rts-bundles-'));
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/**
+ * Copies the bundle of `entry` into `outputDir`. The first call bundles every known handler that exists
+ * in one run and keeps the result for the rest of the process (one `cdk synth`); an entry outside
+ * KNOWN_ENTRIES is bundled on its own.
+ */
+export function copyBundle(entry: string, outputDir: string): void {
+  if (!shared || !existsSync(shared.root)) {
+    const root = bundleRoot();
+    const wanted = KNOWN_ENTRIES.includes(entry) ? KNOWN_ENTRIES.filter((e) => existsSync(entryFile(e))) : [];
+    shared = { root, dirs: wanted.length ? buildBundles(wanted, path.join(root, 'shared')) : new Map() };
+  }
+  let dir = shared.dirs.get(entry);
+  if (!dir) {
+    dir = buildBundles([entry], mkdtempSync(path.join(shared.root, 'single-'))).get(entry)!;
+    shared.dirs.set(entry, dir);
+  }
+  cpSync(dir, outputDir, { recursive: true });
+}

@@ -1,15 +1,15 @@
 // ServiceFunction: the one place that fixes runtime, architecture, bundling, logs and tracing, plus least-privilege bind helpers.
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { existsSync } from 'node:fs';
+import { AssetHashType, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { GSIS } from '../table';
-import { BUNDLE, LOCK_FILE, REPO_ROOT, entryFile } from './bundling';
+import { BUNDLE, REPO_ROOT, copyBundle, entryFile } from './bundling';
 
 /** Settings every function of a deployment shares (read from CDK context by the stack). */
 export interface RuntimeSettings {
@@ -19,6 +19,11 @@ export interface RuntimeSettings {
   readonly dashboardUrl?: string;
   /** RTS_PUBLIC_URL: public base URL of the API (no trailing slash). @default - unset */
   readonly publicUrl?: string;
+  /**
+   * RTS_CURSOR_SECRET: the key that signs pagination cursors. Without it the first listing would store a
+   * generated key in the table, which read-only functions are not allowed to do. @default - unset
+   */
+  readonly cursorSecret?: string;
 }
 
 export interface ServiceFunctionProps {
@@ -57,9 +62,14 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
  * minified, CommonJS, source maps on), its own log group with retention, X-Ray active tracing, and an
  * execution role that starts with nothing but write access to that log group (no managed policies).
  * Access to the table, queue and bus is added with the bind helpers, each granting only what is listed.
+ *
+ * Bundling is what NodejsFunction would do with the same esbuild flags, run locally (no Docker), but
+ * through one esbuild run for all handlers of the synth (see bundling.ts): NodejsFunction spawns
+ * `npx esbuild` once per function, which made `cdk synth` of ~30 functions take minutes on 2 cores.
+ * It honours `aws:cdk:bundling-stacks` like any asset, so assertion tests can skip it.
  */
 export class ServiceFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -81,16 +91,34 @@ export class ServiceFunction extends Construct {
       RTS_ALLOW_PRIVATE_TARGETS: String(props.settings.allowPrivateTargets),
       ...(props.settings.dashboardUrl ? { RTS_DASHBOARD_URL: props.settings.dashboardUrl } : {}),
       ...(props.settings.publicUrl ? { RTS_PUBLIC_URL: props.settings.publicUrl } : {}),
+      ...(props.settings.cursorSecret ? { RTS_CURSOR_SECRET: props.settings.cursorSecret } : {}),
       ...props.environment,
     };
 
-    this.fn = new NodejsFunction(this, 'Fn', {
-      entry: entryFile(props.entry),
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: LOCK_FILE,
+    const entry = entryFile(props.entry);
+    // Checked only when bundling runs, so assertion tests (bundling off) do not need every handler written.
+    if (Stack.of(this).bundlingRequired && !existsSync(entry)) {
+      throw new Error(`${this.node.path}: cannot find entry file ${entry}`);
+    }
+    this.fn = new lambda.Function(this, 'Fn', {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      code: lambda.Code.fromAsset(REPO_ROOT, {
+        // The hash is the bundle's content: an unchanged handler keeps its asset (and skips the upload).
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          image: lambda.Runtime.NODEJS_22_X.bundlingImage,
+          // Docker is never used (local bundling always answers); the entry and flags make each asset's cache key distinct.
+          command: ['esbuild', props.entry, JSON.stringify(BUNDLE)],
+          local: {
+            tryBundle(outputDir: string): boolean {
+              copyBundle(props.entry, outputDir);
+              return true;
+            },
+          },
+        },
+      }),
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(15),
       description: props.description,
@@ -101,16 +129,6 @@ export class ServiceFunction extends Construct {
       deadLetterQueue: props.deadLetterQueue,
       retryAttempts: props.retryAttempts,
       maxEventAge: props.maxEventAge,
-      bundling: {
-        target: BUNDLE.target,
-        format: OutputFormat.CJS,
-        minify: BUNDLE.minify,
-        sourceMap: BUNDLE.sourceMap,
-        sourcesContent: BUNDLE.sourcesContent,
-        mainFields: [...BUNDLE.mainFields],
-        bundleAwsSDK: true,
-        externalModules: [...BUNDLE.externalModules],
-      },
     });
 
     // X-Ray's PutTraceSegments/PutTelemetryRecords accept no resource scoping; CDK adds them with `*` for active tracing.

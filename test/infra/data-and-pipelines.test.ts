@@ -1,4 +1,5 @@
 // The table, the replay queue pipeline, the event fan-out and the alarms as synthesised.
+import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { GSIS, TABLE_KEYS } from '../../lib/table';
 import { VISIBILITY_FACTOR } from '../../lib/constructs/replay-pipeline';
@@ -57,6 +58,14 @@ describe('replay pipeline', () => {
   it('hides a message for at least 6x the worker timeout', () => {
     expect(worker.Properties!.Timeout).toBe(300);
     expect(replayQueue[1].Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(VISIBILITY_FACTOR * worker.Properties!.Timeout);
+  });
+
+  it('keeps the 6x ratio for a longer worker timeout', () => {
+    const long = buildStack({ workerTimeout: Duration.minutes(15) });
+    const q = ofType(long, 'AWS::SQS::Queue').find(([, r]) => r.Properties!.RedrivePolicy)![1];
+
+    expect(long.resources[functionIdByDescription(long, 'rts replay worker')].Properties!.Timeout).toBe(900);
+    expect(q.Properties!.VisibilityTimeout).toBe(5400);
   });
 
   it('encrypts every queue with SQS-managed keys and refuses plain-HTTP access', () => {

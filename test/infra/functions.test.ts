@@ -38,6 +38,17 @@ describe('every function', () => {
     }
   });
 
+  it('signs pagination cursors with a key generated at deploy time, never written in the template', () => {
+    const [[secretId]] = ofType(built, 'AWS::SecretsManager::Secret');
+
+    expect(built.resources[secretId].Properties!.GenerateSecretString).toBeDefined();
+    for (const [, fn] of functions) {
+      const value = JSON.stringify(fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET);
+      expect(value).toContain('{{resolve:secretsmanager:');
+      expect(value).toContain(secretId);
+    }
+  });
+
   it('keeps HTTP functions under the API Gateway integration timeout', () => {
     const http = functions.filter(([, fn]) => /^rts (GET|POST|PATCH|DELETE) |^rts authorizer$/.test(fn.Properties!.Description));
     for (const [, fn] of http) expect(fn.Properties!.Timeout).toBeLessThan(29);
@@ -68,6 +79,8 @@ describe('context settings', () => {
     expect(props).toMatchObject({ stage: 'dev', allowPrivateTargets: true, throttle: { rateLimit: 5, burstLimit: 10 } });
     expect(() => stackPropsFromContext(new App({ context: { allowPrivateTargets: 'yes' } }).node)).toThrow(/true or false/);
     expect(() => stackPropsFromContext(new App({ context: { stage: 'a/b' } }).node)).toThrow(/stage/);
+    expect(() => stackPropsFromContext(new App({ context: { workerTimeoutMinutes: '20' } }).node)).toThrow(/1-15/);
+    expect(stackPropsFromContext(new App({ context: { workerTimeoutMinutes: 10 } }).node).workerTimeout?.toMinutes()).toBe(10);
   });
 });
 

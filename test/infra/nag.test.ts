@@ -35,7 +35,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(acks.length).toBeGreaterThan(0);
     const ids = new Set(acks.map((a) => a.id.replace(/\[.*$/, '')));
     expect([...ids].sort()).toEqual(
-      ['AwsSolutions-APIG2', 'AwsSolutions-APIG3', 'AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-SNS2', 'AwsSolutions-SQS3'].sort(),
+      ['AwsSolutions-APIG2', 'AwsSolutions-APIG3', 'AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-SMG4', 'AwsSolutions-SNS2', 'AwsSolutions-SQS3'].sort(),
     );
     for (const a of acks) expect(a.reason.length).toBeGreaterThan(40);
   });

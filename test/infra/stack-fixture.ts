@@ -1,11 +1,10 @@
-// Builds the service stack once per test file, bundling off, with template lookup helpers for the infra assertions.
+// Builds the service stack once per test file with bundling off (handler files are not read), plus template lookup helpers for the infra assertions.
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { REPO_ROOT } from '../../lib/constructs/bundling';
 import { ServiceStack, type ServiceStackProps } from '../../lib/service-stack';
-// The module object itself (not an import-star copy), so the spy below is the one aws-cdk-lib calls.
-import fs = require('node:fs');
 
 type Resource = { Type: string; Properties?: Record<string, any>; DependsOn?: unknown };
 
@@ -18,28 +17,10 @@ export interface Built {
 
 /** The context operators get from cdk.json (feature flags and defaults), so tests see what `cdk synth` sees. */
 export function cdkJsonContext(): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
+  return JSON.parse(readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
 }
-
-/**
- * With bundling off the handler files are never read, but NodejsFunction still checks that each entry
- * exists; handlers land in other changes, so entries under functions/ count as present in infra
- * assertion tests (synth.test.ts bundles the real files). The spy stays for the whole test file: modules
- * aws-cdk-lib loads lazily keep the function they first saw, so it is restored only after the file.
- */
-let entriesSpy: jest.SpyInstance | undefined;
-function assumeHandlerEntriesPresent(): void {
-  if (entriesSpy) return;
-  const functionsDir = path.join(REPO_ROOT, 'functions') + path.sep;
-  const real = fs.existsSync.bind(fs);
-  entriesSpy = jest
-    .spyOn(fs, 'existsSync')
-    .mockImplementation((p: fs.PathLike) => (String(p).startsWith(functionsDir) && String(p).endsWith('.ts') ? true : real(p)));
-}
-afterAll(() => entriesSpy?.mockRestore());
 
 export function buildStack(props: ServiceStackProps = {}, context: Record<string, unknown> = {}): Built {
-  assumeHandlerEntriesPresent();
   const app = new App({
     context: { ...cdkJsonContext(), ...context, 'aws:cdk:bundling-stacks': [] },
     // The built-in CloudFormation schema validation costs ~8 s per synth; the real synth test keeps it on.
