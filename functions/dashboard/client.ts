@@ -400,11 +400,16 @@ export const DASHBOARD_JS = String.raw`
     return c.type + (any ? ' ' + compact(rest) : '');
   }
 
-  function failedChecks(a) {
+  // Why an attempt failed: missed criteria, plus the two causes that are not criteria (a policy deny, an unsafe action).
+  function failedChecks(a, detail) {
     var items = (a.checks || []).filter(function (c) { return !c.passed; }).map(function (c) {
       return h('li', null, h('span', { class: 'mono' }, criterionLabel(c.criterion)), c.detail ? ': ' + c.detail : '');
     });
     if (a.error) items.unshift(h('li', null, 'error: ' + a.error));
+    ((detail && detail.policy_events) || []).forEach(function (p) {
+      if (p.decision === 'deny') items.push(h('li', null, 'denied by policy ', h('span', { class: 'mono' }, p.policy_id), ' (', h('code', null, p.tool), ')'));
+    });
+    if (a.unsafe) items.push(h('li', null, 'unsafe: a security event was allowed'));
     return items.length ? h('ul', { class: 'checks' }, items) : h('span', { class: 'muted' }, 'none');
   }
 
@@ -510,7 +515,7 @@ export const DASHBOARD_JS = String.raw`
           numCell(num(a.repeat)),
           badge(a.status),
           a.unsafe ? badge('unsafe', 'warn') : h('span', { class: 'muted' }, 'no'),
-          failedChecks(a),
+          failedChecks(a, details[a.attempt]),
           numCell(num(a.steps)),
           numCell(duration(a.duration_ms)),
           h('button', { type: 'button', id: 'toggle-' + a.attempt, 'aria-expanded': open ? 'true' : 'false', 'aria-controls': panelId,

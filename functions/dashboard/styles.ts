@@ -47,6 +47,7 @@ table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; padding: .6rem .9rem; font-weight: 600; caption-side: top; }
 th, td { text-align: left; padding: .45rem .75rem; border-top: 1px solid var(--border); vertical-align: top; }
 thead th { background: #f6f8fa; font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
+td .mono, td time, td .badge { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.expanded > td { background: #f6f8fa; }
 tr.detail > td { background: #fbfcfd; padding: .75rem 1rem 1rem; }
@@ -59,7 +60,7 @@ button:hover { filter: brightness(.96); }
 form.creds { max-width: 460px; margin: 2rem auto; }
 form.creds label { display: block; font-weight: 600; margin: .8rem 0 .25rem; }
 form.creds input { width: 100%; }
-input { font: inherit; padding: .4rem .55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--text); }
+input, select { font: inherit; padding: .4rem .55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--text); }
 form.inline { display: flex; gap: .5rem; flex-wrap: wrap; align-items: flex-end; }
 form.inline label { display: block; font-size: .85rem; color: var(--muted); }
 form.inline input { min-width: 22rem; }

@@ -151,7 +151,7 @@ suite(suiteName, () => {
       await runsTable.getByRole('link', { name: runId }).waitFor();
       await expect(runsTable.getByRole('link', { name: runId }).getAttribute('href')).resolves.toBe(`/dashboard/runs/${runId}`);
       await page.getByRole('table', { name: /Campaigns/ }).getByText('refund audit').first().waitFor();
-      expect(await page.evaluate(() => sessionStorage.getItem('rts.dashboard.credentials'))).toContain(svc.projectId);
+      expect(await page.evaluate<string | null>("sessionStorage.getItem('rts.dashboard.credentials')")).toContain(svc.projectId);
       await context.close();
     });
 
