@@ -234,6 +234,30 @@ suite(suiteName, () => {
       await context.close();
     });
 
+    it('polls every 2 s while the run is running and stops once it is terminal', async () => {
+      const { context, page } = await newPage();
+      let detailCalls = 0;
+      // The first answer is rewritten to a running run, so the page must poll to see the real, completed one.
+      await context.route(`${svc.url}/v1/runs/${runId}`, async (route) => {
+        detailCalls += 1;
+        const response = await route.fetch();
+        if (detailCalls > 1) return route.fulfill({ response });
+        const body = await response.json();
+        await route.fulfill({ response, json: { ...body, status: 'running', completed_at: null } });
+      });
+
+      await page.goto(`${svc.url}/dashboard/runs/${runId}${fragment()}`);
+
+      const h1 = page.getByRole('heading', { level: 1, name: new RegExp(runId) });
+      await h1.getByText('running', { exact: true }).waitFor();
+      await page.getByText(/refreshing every 2 s/).waitFor();
+      await h1.getByText(run.status, { exact: true }).waitFor({ timeout: 5000 });
+      expect(await page.getByText(/refreshing every 2 s/).count()).toBe(0);
+      await page.waitForTimeout(2500);
+      expect(detailCalls).toBe(2);
+      await context.close();
+    });
+
     it('works behind an API Gateway stage prefix (/prod/dashboard calls /prod/v1)', async () => {
       const { context, page } = await newPage();
       const seen: string[] = [];
