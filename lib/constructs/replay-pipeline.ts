@@ -23,6 +23,12 @@ export interface ReplayPipelineProps {
   readonly workerTimeout?: Duration;
   /** Messages per worker invocation. @default 5 */
   readonly batchSize?: number;
+  /**
+   * Most worker instances the queue drives at once. Bounded so a large run-pack or CI batch cannot take
+   * the account's Lambda concurrency from the API functions, nor flood customers' agents.
+   * @default 20
+   */
+  readonly maxConcurrency?: number;
   /** Deliveries before a message is dead-lettered. @default 3 */
   readonly maxReceiveCount?: number;
 }
@@ -69,7 +75,7 @@ export class ReplayPipeline extends Construct {
       .bindTable(props.table, 'readwrite')
       .bindBus(props.bus);
     this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 5, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 5, maxConcurrency: props.maxConcurrency ?? 20, reportBatchItemFailures: true }),
     );
 
     this.deadLetterConsumer = new ServiceFunction(this, 'DeadLetterConsumer', {

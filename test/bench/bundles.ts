@@ -17,6 +17,8 @@ export interface BundleResult {
   /** Median wall time of `require()` in a fresh node process, without and with --enable-source-maps. */
   initMs: number | null;
   initWithSourceMapsMs: number | null;
+  /** Median of (this init / baseline init) over runs measured back to back, steadier than ms on a loaded machine. */
+  initVsBaseline: number | null;
   note?: string;
 }
 
@@ -68,19 +70,23 @@ function initOnce(file: string, sourceMaps: boolean): number {
   return Number(out);
 }
 
-/** Plain and source-mapped runs alternate, so both medians see the same machine load. */
-function measureInit(file: string, runs: number): { plain: number; maps: number } {
+/** Baseline, plain and source-mapped runs alternate, so all three see the same machine load. */
+function measureInit(file: string, baselineFile: string, runs: number): { plain: number; maps: number; ratio: number } {
   const plain: number[] = [];
   const maps: number[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < runs; i++) {
-    plain.push(initOnce(file, false));
+    const base = initOnce(baselineFile, false);
+    const p = initOnce(file, false);
+    plain.push(p);
+    ratios.push(p / base);
     maps.push(initOnce(file, true));
   }
   const round = (n: number) => Math.round(n * 10) / 10;
-  return { plain: round(median(plain)), maps: round(median(maps)) };
+  return { plain: round(median(plain)), maps: round(median(maps)), ratio: Math.round(median(ratios) * 100) / 100 };
 }
 
-function measure(name: string, outfile: string, runs: number): BundleResult {
+function measure(name: string, outfile: string, baselineFile: string, runs: number): BundleResult {
   const code = readFileSync(outfile);
   const result: BundleResult = {
     name,
@@ -89,18 +95,20 @@ function measure(name: string, outfile: string, runs: number): BundleResult {
     mapBytes: existsSync(`${outfile}.map`) ? statSync(`${outfile}.map`).size : 0,
     initMs: null,
     initWithSourceMapsMs: null,
+    initVsBaseline: null,
   };
   try {
-    const init = measureInit(outfile, runs);
+    const init = measureInit(outfile, baselineFile, runs);
     result.initMs = init.plain;
     result.initWithSourceMapsMs = init.maps;
+    result.initVsBaseline = init.ratio;
   } catch {
     result.note = 'require() threw at module init';
   }
   return result;
 }
 
-const failed = (name: string, note: string): BundleResult => ({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, note });
+const failed = (name: string, note: string): BundleResult => ({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, initVsBaseline: null, note });
 
 /** Bundles like ServiceFunction does (one run for all); if that run fails, entry by entry to name the culprits. */
 function bundleAll(entries: string[], dir: string): Map<string, string | { error: string }> {
@@ -129,10 +137,13 @@ const kb = (n: number | null) => (n === null ? '-' : (n / 1024).toFixed(0));
 const ms = (n: number | null) => (n === null ? '-' : n.toFixed(1));
 
 export function formatTable(results: BundleResult[]): string {
-  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'note']];
-  for (const r of results) rows.push([r.name, kb(r.bytes), kb(r.gzipBytes), kb(r.mapBytes), ms(r.initMs), ms(r.initWithSourceMapsMs), r.note ?? '']);
+  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'x baseline', 'note']];
+  for (const r of results) {
+    rows.push([r.name, kb(r.bytes), kb(r.gzipBytes), kb(r.mapBytes), ms(r.initMs), ms(r.initWithSourceMapsMs), r.initVsBaseline === null ? '-' : r.initVsBaseline.toFixed(2), r.note ?? '']);
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  const last = rows[0].length - 1;
+  return rows.map((row) => row.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
 /**
@@ -146,7 +157,7 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
   try {
     const baselineFile = path.join(dir, 'baseline', 'index.js');
     buildSync({ ...esbuildOptions(), logLevel: 'silent', stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' }, outfile: baselineFile });
-    const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, runs)];
+    const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, baselineFile, runs)];
 
     const entries = options.entries ?? [...KNOWN_ENTRIES];
     const present = entries.filter((e) => existsSync(entryFile(e)));
@@ -155,7 +166,7 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
       const bundle = bundles.get(name);
       if (bundle === undefined) results.push(failed(name, 'entry missing'));
       else if (typeof bundle !== 'string') results.push(failed(name, `bundle failed: ${bundle.error}`));
-      else results.push(measure(name, path.join(bundle, 'index.js'), runs));
+      else results.push(measure(name, path.join(bundle, 'index.js'), baselineFile, runs));
     }
     if (options.print ?? true) console.log(formatTable(results));
     return results;

@@ -80,11 +80,12 @@ describe('replay pipeline', () => {
     }
   });
 
-  it('feeds the worker in small batches with partial batch failure reporting', () => {
+  it('feeds the worker in small batches, bounded concurrency, with partial batch failure reporting', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [replayQueue[0], 'Arn'] },
       FunctionName: { Ref: functionIdByDescription(built, 'rts replay worker') },
       BatchSize: 5,
+      ScalingConfig: { MaximumConcurrency: 20 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   });
