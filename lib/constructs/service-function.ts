@@ -72,9 +72,11 @@ export class ServiceFunction extends Construct {
   readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
+  private readonly settings: RuntimeSettings;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.settings = props.settings;
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       // Logs go with the stack on teardown; only the table is retained.
@@ -91,7 +93,6 @@ export class ServiceFunction extends Construct {
       RTS_ALLOW_PRIVATE_TARGETS: String(props.settings.allowPrivateTargets),
       ...(props.settings.dashboardUrl ? { RTS_DASHBOARD_URL: props.settings.dashboardUrl } : {}),
       ...(props.settings.publicUrl ? { RTS_PUBLIC_URL: props.settings.publicUrl } : {}),
-      ...(props.settings.cursorSecret ? { RTS_CURSOR_SECRET: props.settings.cursorSecret } : {}),
       ...props.environment,
     };
 
@@ -142,9 +143,13 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Sets TABLE_NAME and grants read (GetItem, Query, BatchGetItem) or read-write item actions on the table and its GSIs only. */
+  /**
+   * Sets TABLE_NAME (and RTS_CURSOR_SECRET: only functions that read the table paginate) and grants read
+   * (GetItem, Query, BatchGetItem) or read-write item actions on the table and its GSIs only.
+   */
   bindTable(table: dynamodb.ITable, access: TableAccess): this {
     this.fn.addEnvironment('TABLE_NAME', table.tableName);
+    if (this.settings.cursorSecret) this.fn.addEnvironment('RTS_CURSOR_SECRET', this.settings.cursorSecret);
     const indexArns = GSIS.map((g) => `${table.tableArn}/index/${g.indexName}`);
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: READ_ACTIONS, resources: [table.tableArn, ...indexArns] }));
     if (access === 'readwrite') {

@@ -43,10 +43,19 @@ describe('every function', () => {
 
     expect(built.resources[secretId].Properties!.GenerateSecretString).toBeDefined();
     for (const [, fn] of functions) {
-      const value = JSON.stringify(fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET);
+      const env = fn.Properties!.Environment.Variables;
+      if (!env.TABLE_NAME) continue;
+      const value = JSON.stringify(env.RTS_CURSOR_SECRET);
       expect(value).toContain('{{resolve:secretsmanager:');
       expect(value).toContain(secretId);
     }
+  });
+
+  it('gives the key only to functions that use the table', () => {
+    const without = functions.filter(([, fn]) => !fn.Properties!.Environment.Variables.TABLE_NAME);
+
+    expect(without.map(([, fn]) => fn.Properties!.Description)).toEqual(['rts GET /dashboard']);
+    expect(without[0][1].Properties!.Environment.Variables.RTS_CURSOR_SECRET).toBeUndefined();
   });
 
   it('keeps HTTP functions under the API Gateway integration timeout', () => {
