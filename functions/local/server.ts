@@ -113,7 +113,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   });
   const actualPort = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  process.env.RTS_PUBLIC_URL ??= url;
+  if (!process.env.RTS_PUBLIC_URL) process.env.RTS_PUBLIC_URL = url;
 
   // Credentials: the bootstrap pair when given, else the ones this folder already holds, else a new project.
   const credPath = join(dataDir, 'credentials.json');

@@ -23,7 +23,7 @@ export interface TestService extends LocalService {
 export async function startTestService(opts: LocalServiceOptions = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'rts-test-'));
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR';
-  process.env.RTS_PUBLIC_URL = '';
+  delete process.env.RTS_PUBLIC_URL;
   const service = await startLocalService({
     host: '127.0.0.1',
     port: 0,
