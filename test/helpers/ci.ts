@@ -53,15 +53,15 @@ export async function setEvalSet(svc: TestService, campaignId: string, traceIds:
   }
 }
 
-/** Polls a path until `done(body)` holds; throws after `timeoutMs`. */
-export async function pollUntil<T = any>(svc: TestService, path: string, done: (body: T) => boolean, timeoutMs = 20000): Promise<T> {
+/** Polls a path every `intervalMs` until `done(body)` holds; throws after `timeoutMs`. */
+export async function pollUntil<T = any>(svc: TestService, path: string, done: (body: T) => boolean, timeoutMs = 20000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await svc.api<T>('GET', path);
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
     if (done(res.body)) return res.body;
     if (Date.now() > deadline) throw new Error(`timed out polling ${path}: ${res.text.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, Number(process.env.POLL_MS ?? 50)));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 

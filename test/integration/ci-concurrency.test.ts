@@ -7,7 +7,9 @@ import type { BatchesRepo, EventPublisher } from '../../functions/ports';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { handler as deadLetter } from '../../functions/workers/dead-letter';
 import { handler as replayWorker } from '../../functions/workers/replay-worker';
-import { createCampaign, createTraces, failingTrace, passingTrace, pollUntil, setEvalSet } from '../helpers/ci';
+import { traceInputSchema } from '../../functions/core/traces/schema';
+import { uploadTrace } from '../../functions/core/traces/service';
+import { createCampaign, failingTrace, passingTrace, pollUntil, setEvalSet } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 const TRACES = 200;
@@ -131,7 +133,7 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
   it(`counts each of ${TRACES} concurrently completing runs once, flips the batch once and emits one decision event`, async () => {
     // Prepare: every 10th trace misses the campaign's output criterion.
     const traces = Array.from({ length: TRACES }, (_, i) => (i % FAILING_EVERY === 0 ? failingTrace(`fail ${i}`) : passingTrace(`pass ${i}`)));
-    const traceIds = await createTraces(svc, traces);
+    const traceIds = await seedTraces(svc.projectId, traces);
     const failingTraces = new Set(traceIds.filter((_, i) => i % FAILING_EVERY === 0));
     const campaignId = await createCampaign(svc);
     await setEvalSet(svc, campaignId, traceIds, TRACES);
@@ -140,7 +142,7 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
     const sub = await svc.api('POST', '/v1/ci/runs', { campaign_id: campaignId });
     expect(sub.status).toBe(202);
     const batchId: string = sub.body.ci_batch_id;
-    const batch = await pollUntil(svc, `/v1/ci/batch/${batchId}`, (b) => b.status === 'done' && decisionsOf(batchId).length > 0, 60000);
+    const batch = await pollUntil(svc, `/v1/ci/batch/${batchId}`, (b) => b.status === 'done' && decisionsOf(batchId).length > 0, 240000, 1000);
     await chaosQueue.drain();
     await svc.idle();
 
@@ -179,8 +181,18 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
     // Every run ended once, with its own decision stored.
     const completed = new Set(events.filter((e) => e.envelope.event_type === 'run.completed').map((e) => e.envelope.data.run_id));
     for (const rid of sub.body.run_ids) expect(completed.has(rid)).toBe(true);
-  }, 120000);
+  }, 300000);
 });
+
+/** Stores the traces through the core service (setup, not under test: faster than 200 HTTP uploads). */
+async function seedTraces(projectId: string, traces: ReturnType<typeof passingTrace>[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < traces.length; i += 50) {
+    const created = await Promise.all(traces.slice(i, i + 50).map((t) => uploadTrace(getDeps(), projectId, traceInputSchema.parse(t))));
+    ids.push(...created.map((c) => c.body.trace_id));
+  }
+  return ids;
+}
 
 function decisionsOf(batchId: string): BusEvent[] {
   return events.filter((e) => e.envelope.event_type.startsWith('ci.decision.') && e.envelope.data.ci_batch_id === batchId);
