@@ -25,11 +25,17 @@ export function createWebhookDeliveryHandler(deps: DeliveryDeps): WebhookDeliver
     }
     const id = typeof detail.id === 'string' && detail.id !== '' ? detail.id : event.id;
     const report = await deliverEvent(deps, { id, envelope });
-    logger.info('webhook fan-out done', {
-      eventId: id,
-      eventType: envelope.event_type,
-      outcomes: report.results.map((r) => ({ webhookId: r.webhook_id, outcome: r.outcome, tries: r.tries })),
-    });
+    const failed = report.results.filter((r) => r.outcome === 'failed');
+    // Failures are worth a line; a routine success is not (it is in the delivery log already).
+    if (failed.length > 0) {
+      logger.warn('webhook deliveries failed', {
+        eventId: id,
+        eventType: envelope.event_type,
+        failed: failed.map((r) => ({ webhookId: r.webhook_id, deliveryId: r.delivery_id, lastError: r.last_error })),
+      });
+    } else {
+      logger.debug('webhook fan-out done', { eventId: id, eventType: envelope.event_type, deliveries: report.results.length });
+    }
     return report;
   };
 }

@@ -65,7 +65,7 @@ export async function benchWebhooks(opts: { events?: number; webhooks?: number; 
   const eventCount = opts.events ?? 1000;
   const webhookCount = opts.webhooks ?? 5;
   const samples = opts.latencySamples ?? 200;
-  const concurrency = opts.concurrency ?? 32;
+  const concurrency = opts.concurrency ?? 8;
   const table = await startDynalite('rts-bench-webhooks');
   const receivers: HttpsReceiver[] = [];
   try {

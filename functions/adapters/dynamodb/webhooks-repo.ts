@@ -55,6 +55,7 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
+      ConsistentRead: true,
     });
     return items.map((i) => stripKeys<WebhookRecord>(i));
   }
@@ -133,10 +134,6 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
       if (isConditionalFailure(err)) return false;
       throw err;
     }
-  }
-
-  async releaseDelivery(webhookId: string, eventId: string): Promise<void> {
-    await doc().send(new DeleteCommand({ TableName: tableName(), Key: keys.deliveryDedup(webhookId, eventId) }));
   }
 
   async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {

@@ -6,6 +6,7 @@ import { recipients, subscribesTo } from './matching';
 import {
   DELIVERY_LOG_TTL_S,
   DELIVERY_TIMEOUT_MS,
+  LAST_DELIVERY_RESOLUTION_MS,
   RETRY_DELAYS_MS,
   USER_AGENT,
   epochSeconds,
@@ -46,8 +47,8 @@ export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeo
 
 /**
  * Fans one bus event out to the project's enabled, subscribed webhooks, all in parallel so a slow endpoint
- * never delays another. Throws (after every webhook has been handled) when storage failed for some webhook
- * before anything was sent to it, so the bus retries; webhooks already claimed are then skipped as duplicates.
+ * never delays another. Throws when the webhooks cannot be listed, or (after every webhook has been handled) when
+ * some could not be claimed, so the bus retries; webhooks already claimed are then skipped as duplicates.
  */
 export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise<FanoutReport> {
   const { envelope } = event;
@@ -72,7 +73,7 @@ export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise
 /**
  * One webhook: claim the (webhook, bus event) pair first, so a redelivered event is never sent twice. A claim is
  * kept even when every try fails: the outcome is in the delivery log and last_error, and SPEC 9 promises at most
- * one delivery per webhook. Only when storage fails before any try has been sent is the claim released.
+ * one delivery per webhook. Storage failing before the claim means nothing was sent: that rejects, for a bus retry.
  */
 export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord, event: BusEvent): Promise<WebhookDeliveryResult> {
   const { envelope } = event;
@@ -87,18 +88,17 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
   const attempts: DeliveryAttempt[] = [];
   let outcome: DeliveryOutcome = 'failed';
   let okStatus = 0;
+  let lastSeen: WebhookRecord = listed;
 
   for (let i = 0; i <= RETRY_DELAYS_MS.length; i++) {
     if (i > 0) await deps.sleep(RETRY_DELAYS_MS[i - 1]);
-    // Read afresh before every try: a rotation signs the very next try, a pause or delete stops the retries.
-    let current: WebhookRecord | null;
+    // Fresh state for every try: the first uses the strongly consistent listing made for this very event (a few
+    // milliseconds old), each retry re-reads, so a rotation signs the next try and a pause or delete stops retries.
+    let current: WebhookRecord | null = listed;
     try {
-      current = await deps.webhooks.get(projectId, webhookId);
+      if (i > 0) current = await deps.webhooks.get(projectId, webhookId);
     } catch (err) {
-      if (attempts.length === 0) {
-        await releaseQuietly(deps, webhookId, event.id);
-        throw err;
-      }
+      // A try has been sent already, so the claim stands; the delivery ends failed with what it has.
       deps.logError?.('webhook read failed between delivery tries', { webhookId, deliveryId, error: String(err) });
       break;
     }
@@ -106,6 +106,7 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
       outcome = 'skipped';
       break;
     }
+    lastSeen = current;
     const at = deps.clock.now();
     try {
       const res = await deps.send({
@@ -143,12 +144,21 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
       { delivery_id: deliveryId, event_type: envelope.event_type, created_at: isoMicros(startedAt), outcome, attempts },
       epochSeconds(now) + DELIVERY_LOG_TTL_S,
     );
-    if (outcome === 'succeeded') await deps.webhooks.recordSuccess(projectId, webhookId, isoMicros(now), okStatus);
+    if (outcome === 'succeeded' && !alreadyRecorded(lastSeen, okStatus, now)) {
+      await deps.webhooks.recordSuccess(projectId, webhookId, isoMicros(now), okStatus);
+    }
     // A skipped delivery (paused or deleted mid-retry) did not exhaust its retries: last_error stays as it was.
     if (outcome === 'failed' && lastError) await deps.webhooks.recordFailure(projectId, webhookId, isoMicros(now), lastError);
   }, { webhookId, deliveryId });
 
   return { webhook_id: webhookId, outcome, delivery_id: deliveryId, tries: attempts.length, ...(lastError ? { last_error: lastError } : {}) };
+}
+
+/** True when recording this success would change nothing but move last_delivery_at by under its resolution. */
+function alreadyRecorded(w: WebhookRecord, status: number, now: Date): boolean {
+  if (w.last_error || w.last_status !== status || !w.last_delivery_at) return false;
+  const age = now.getTime() - Date.parse(w.last_delivery_at);
+  return age >= 0 && age < LAST_DELIVERY_RESOLUTION_MS;
 }
 
 function elapsed(deps: DeliveryDeps, since: Date): number {
@@ -161,13 +171,5 @@ async function bookkeep(deps: DeliveryDeps, fn: () => Promise<void>, extra: Reco
   } catch (err) {
     // The receiver already has (or was refused) the delivery and the claim stands, so a bus retry could not repair this.
     deps.logError?.('recording a webhook delivery failed', { ...extra, error: String(err) });
-  }
-}
-
-async function releaseQuietly(deps: DeliveryDeps, webhookId: string, eventId: string): Promise<void> {
-  try {
-    await deps.webhooks.releaseDelivery(webhookId, eventId);
-  } catch (err) {
-    deps.logError?.('releasing a webhook delivery claim failed', { webhookId, eventId, error: String(err) });
   }
 }

@@ -10,6 +10,13 @@ export const DELIVERY_LOG_TTL_S = 7 * 24 * 3600;
 
 export const USER_AGENT = 'rts-webhooks/1';
 
+/**
+ * last_delivery_at is kept to this resolution: a success that would change nothing but move it by less than this
+ * is not written, so a busy webhook costs about one status write per second instead of one per delivery (all of a
+ * project's webhooks share one partition).
+ */
+export const LAST_DELIVERY_RESOLUTION_MS = 1000;
+
 export const isSuccessStatus = (status: number) => status >= 200 && status < 300;
 
 /** `"HTTP <status>"` for any non-2xx answer (a 3xx included: redirects are not followed). */

@@ -16,7 +16,7 @@ export interface WebhooksRepo {
   create(record: WebhookRecord, limit: number): Promise<{ created: boolean }>;
   /** Strongly consistent: a rotation, pause or delete is seen by the very next delivery try. */
   get(projectId: string, webhookId: string): Promise<WebhookRecord | null>;
-  /** Every webhook of the project (at most the per-project limit), for fan-out. */
+  /** Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent. */
   listAll(projectId: string): Promise<WebhookRecord[]>;
   /** A page of the project's webhooks, newest first. */
   list(projectId: string, page: PageRequest): Promise<StorePage<WebhookRecord>>;
@@ -28,8 +28,6 @@ export interface WebhooksRepo {
   delete(projectId: string, webhookId: string): Promise<boolean>;
   /** Claims the delivery of one bus event to one webhook; false when it was already claimed (a bus or function retry). */
   claimDelivery(webhookId: string, eventId: string, expiresAt: number): Promise<boolean>;
-  /** Gives a claim back (storage failed before anything was sent), so the bus retry can deliver. */
-  releaseDelivery(webhookId: string, eventId: string): Promise<void>;
   /** Appends a delivery log entry that expires at `expiresAt` (epoch seconds). */
   putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void>;
   /** The delivery log, newest first, without entries past `nowEpoch`. */

@@ -54,6 +54,30 @@ describe('webhook delivery', () => {
     expect(h.repo.log[0].expiresAt).toBe(Math.floor(Date.parse('2026-11-21T12:00:00.010Z') / 1000) + 7 * 24 * 3600);
   });
 
+  it('skips the status write when a success would only move last_delivery_at by under a second, and writes it after', async () => {
+    // Prepare: the last success was recorded 0.5 s before this event
+    const h = harness();
+    h.hook('wh_a', { last_status: 200, last_delivery_at: '2026-11-21T11:59:59.500000+00:00' });
+    let writes = 0;
+    const record = h.repo.recordSuccess.bind(h.repo);
+    h.repo.recordSuccess = async (...args) => {
+      writes++;
+      return record(...args);
+    };
+
+    // Act
+    await deliverEvent(h.deps, busEvent('run.completed', 'evt-1'));
+    const afterFirst = writes;
+    await h.deps.sleep(1000);
+    await deliverEvent(h.deps, busEvent('run.completed', 'evt-2'));
+
+    // Assess
+    expect(afterFirst).toBe(0);
+    expect(writes).toBe(1);
+    expect(h.repo.hooks.get(`${PROJECT}/wh_a`)!.last_delivery_at).toBe('2026-11-21T12:00:01.020000+00:00');
+    expect(h.repo.log.map((l) => l.entry.outcome)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it.each([
     ['a 500 answer', 'HTTP 500', 500],
     ['a redirect (never followed)', 'HTTP 302', 302],
@@ -114,7 +138,7 @@ describe('webhook delivery', () => {
     h.hook('wh_a', { secret: 'whsec_old' });
     h.reply(500, 200);
     h.repo.onGet = (_id, calls) => {
-      if (calls === 2) h.repo.hooks.get(`${PROJECT}/wh_a`)!.secret = 'whsec_new';
+      if (calls === 1) h.repo.hooks.get(`${PROJECT}/wh_a`)!.secret = 'whsec_new';
     };
 
     // Act
@@ -136,7 +160,7 @@ describe('webhook delivery', () => {
     h.hook('wh_a');
     h.reply(500);
     h.repo.onGet = (_id, calls) => {
-      if (calls === 2) change(h);
+      if (calls === 1) change(h);
     };
 
     const report = await deliverEvent(h.deps, busEvent());
@@ -214,14 +238,16 @@ describe('webhook delivery', () => {
     expect(report.results.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
   });
 
-  it('gives the claim back and throws when the webhook cannot be read before the first try, so the bus retry delivers', async () => {
+  it('throws when the webhooks cannot be listed, having sent nothing, so the bus retries', async () => {
     const h = harness();
     h.hook('wh_a');
-    h.repo.onGet = (_id, calls) => {
-      if (calls === 1) throw new Error('ProvisionedThroughputExceededException');
+    const listAll = h.repo.listAll.bind(h.repo);
+    h.repo.listAll = async () => {
+      throw new Error('ProvisionedThroughputExceededException');
     };
 
-    await expect(deliverEvent(h.deps, busEvent('run.completed', 'evt-r'))).rejects.toThrow(/not attempted.*ProvisionedThroughput.*bus will retry/);
+    await expect(deliverEvent(h.deps, busEvent('run.completed', 'evt-r'))).rejects.toThrow('ProvisionedThroughputExceededException');
+    h.repo.listAll = listAll;
     const retry = await deliverEvent(h.deps, busEvent('run.completed', 'evt-r'));
 
     expect(h.sent).toHaveLength(1);
@@ -261,7 +287,7 @@ describe('webhook delivery', () => {
     h.hook('wh_a');
     h.reply(500);
     h.repo.onGet = (_id, calls) => {
-      if (calls === 2) throw new Error('RequestLimitExceeded');
+      if (calls === 1) throw new Error('RequestLimitExceeded');
     };
 
     const report = await deliverEvent(h.deps, busEvent());

@@ -55,9 +55,6 @@ export class MemoryWebhooksRepo implements WebhooksRepo {
     this.claims.add(k);
     return true;
   }
-  async releaseDelivery(webhookId: string, eventId: string) {
-    this.claims.delete(`${webhookId}/${eventId}`);
-  }
   async putDelivery(_pid: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number) {
     this.log.push({ webhookId, entry, expiresAt });
   }
