@@ -1,5 +1,6 @@
 // Bench of webhook delivery in local mode: event-to-receiver latency, and 1,000 events fanned out to 5 HTTPS
 // receivers on loopback with zero lost and zero duplicated deliveries (10% of the events re-sent as bus retries).
+import './bench-env';
 import { randomUUID } from 'node:crypto';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
@@ -142,7 +143,7 @@ export async function benchWebhooks(opts: { events?: number; webhooks?: number; 
   }
 }
 
-/** Prints the figures (`npx tsx test/bench/webhooks.ts`). */
+/** The figures as two lines (`npm run bench -- webhooks`, or `npx tsx test/bench/webhooks.ts` alone). */
 export function formatWebhooksBench(b: WebhooksBench): string {
   const f = b.fanout;
   return [
@@ -154,8 +155,6 @@ export function formatWebhooksBench(b: WebhooksBench): string {
 }
 
 if (require.main === module) {
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   benchWebhooks().then(
     (b) => console.log(formatWebhooksBench(b)),
     (err) => {
