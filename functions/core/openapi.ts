@@ -3,7 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import type { ZodType } from 'zod';
 import { routes } from '../../lib/routes';
 import { campaignInputSchema } from './campaigns/schema';
-import { evalSetPatchSchema } from './campaigns/service';
+import { evalSetPatchSchema } from './campaigns/schema';
 import { ciRunRequestSchema, runPackRequestSchema } from './ci/schema';
 import { EVENT_TYPES } from './events';
 import { runRequestSchema } from './runs/schema';

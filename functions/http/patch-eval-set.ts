@@ -1,5 +1,6 @@
 // PATCH /v1/campaigns/{campaign_id}/eval-set: incremental pool update and the min_scenarios gate.
-import { evalSetPatchSchema, patchEvalSet } from '../core/campaigns/service';
+import { evalSetPatchSchema } from '../core/campaigns/schema';
+import { patchEvalSet } from '../core/campaigns/service';
 import { route } from '../shared/http';
 
 export const handler = route(

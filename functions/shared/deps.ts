@@ -1,7 +1,7 @@
-// Wires the core to its adapters once per process. Repositories are always DynamoDB; the queue and the bus are
-// registered by the few handlers that use them (import './with-queue' / './with-bus'), so the other functions
-// neither bundle the SQS/EventBridge clients nor could use them. The local runtime overrides queue and bus.
-import type { Deps, EventPublisher, QueuePort } from '../ports';
+// Wires the core to its adapters once per process. Repositories are always DynamoDB; the queue, the bus and outbound
+// HTTP are registered by the few handlers that use them (import './with-queue' / './with-bus' / './with-http'), so the
+// other functions neither bundle those clients nor could use them. The local runtime overrides queue and bus.
+import type { Deps, EventPublisher, HttpSender, QueuePort } from '../ports';
 import { newUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
@@ -10,14 +10,13 @@ import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
-import { createGuardedSender } from '../adapters/http/guarded-sender';
-import { allowPrivateTargets, optionalEnv } from './env';
+import { optionalEnv } from './env';
 
 let overrides: Partial<Deps> = {};
 let cached: Deps | undefined;
-const factories: { queue?: () => QueuePort; events?: () => EventPublisher } = {};
+const factories: { queue?: () => QueuePort; events?: () => EventPublisher; http?: () => HttpSender } = {};
 
-/** Registers the cloud adapter for the queue or the bus (called by with-queue.ts / with-bus.ts). */
+/** Registers the adapter for the queue, the bus or outbound HTTP (called by with-queue.ts / with-bus.ts / with-http.ts). */
 export function registerAdapter<K extends keyof typeof factories>(kind: K, factory: NonNullable<(typeof factories)[K]>): void {
   factories[kind] = factory;
   cached = undefined;
@@ -44,14 +43,15 @@ export function dashboardBase(): string {
   return (optionalEnv('RTS_DASHBOARD_URL') ?? `${publicBaseUrl()}/dashboard`).replace(/\/+$/, '');
 }
 
-function unwired(kind: string): never {
-  throw new Error(`this function has no ${kind} wired (import shared/with-${kind === 'queue' ? 'queue' : 'bus'} in its handler)`);
+function unwired(kind: 'queue' | 'bus' | 'http'): never {
+  throw new Error(`this function has no ${kind} wired (import shared/with-${kind} in its handler)`);
 }
 
 export function getDeps(): Deps {
   if (!cached) {
     const queue = overrides.queue ?? (factories.queue ? factories.queue() : undefined);
     const events = overrides.events ?? (factories.events ? factories.events() : undefined);
+    const http = overrides.http ?? (factories.http ? factories.http() : undefined);
     cached = {
       projects: new DynamoProjectsRepo(),
       traces: new DynamoTracesRepo(),
@@ -64,7 +64,7 @@ export function getDeps(): Deps {
       clock: systemClock,
       uuid: newUuid,
       dashboardBase,
-      http: createGuardedSender({ allowPrivate: allowPrivateTargets() }),
+      http: http ?? (async () => unwired('http')),
       ...overrides,
     };
   }

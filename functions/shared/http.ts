@@ -3,8 +3,8 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ZodType } from 'zod';
-import { z } from '../core/zod';
+// Types only: routes without a body schema must not bundle zod.
+import type { output, ZodError, ZodType } from 'zod';
 import {
   AppError,
   ConflictError,
@@ -59,7 +59,7 @@ export interface RouteOptions<S extends ZodType | undefined> {
   maxDepth?: number;
 }
 
-type Body<S> = S extends ZodType ? z.output<S> : undefined;
+type Body<S> = S extends ZodType ? output<S> : undefined;
 
 const IDEMPOTENCY_TTL_S = 24 * 3600;
 
@@ -67,7 +67,7 @@ const IDEMPOTENCY_TTL_S = 24 * 3600;
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
 /** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
+export function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.slice(0, 50).map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,
@@ -75,7 +75,7 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
 }
 
 /** Parses and validates with a schema, throwing the 422 of SPEC section 2. */
-export function validate<S extends ZodType>(schema: S, input: unknown, message = 'The request body is invalid.'): z.output<S> {
+export function validate<S extends ZodType>(schema: S, input: unknown, message = 'The request body is invalid.'): output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ValidationError(message, zodDetails(result.error));
   return result.data;

@@ -6,6 +6,7 @@ import { ciOnTerminal } from '../core/ci/aggregate';
 import { getDeps } from '../shared/deps';
 import { logger } from '../shared/logger';
 import '../shared/with-bus';
+import '../shared/with-http';
 import { parseReplayMessage } from '../core/replay/message';
 
 const processor = new BatchProcessor(EventType.SQS);

@@ -1,7 +1,8 @@
 // esbuild bundling for every Lambda: one esbuild run for all known handlers (shared modules parsed once), one bundle per handler.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { buildSync, type BuildOptions } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import type { BuildOptions } from 'esbuild';
 import { routes, workerHandlers } from '../routes';
 
 /** Repository root: entries and tsconfig.json are resolved from here. */
@@ -57,12 +58,17 @@ export function esbuildOptions(): BuildOptions {
  * resolves the modules handlers share (SDK, zod, core) once instead of once per function.
  */
 export function buildBundles(entries: readonly string[], outdir: string): Map<string, string> {
-  buildSync({
+  runEsbuild({
     ...esbuildOptions(),
     entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, entryFile(e)])),
     outdir,
   });
   return new Map(entries.map((e) => [e, path.join(outdir, e)]));
+}
+
+/** One esbuild build with the project's plugins (see esbuild-run.js), synchronously; throws when it fails. */
+export function runEsbuild(options: BuildOptions): void {
+  execFileSync(process.execPath, [path.join(__dirname, 'esbuild-run.js'), JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 let shared: { dirs: Map<string, string>; root: string } | undefined;

@@ -4,6 +4,8 @@ import { z } from '../zod';
 export const MAX_MUTATIONS = 50;
 export const MAX_POLICIES = 50;
 export const MAX_ATTEMPTS_PER_RUN = 200;
+export { EVAL_SET_MAX } from '../limits';
+import { EVAL_SET_MAX } from '../limits';
 
 const id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -');
 const toolPattern = z.string().min(1).max(256);
@@ -176,18 +178,24 @@ export interface Campaign extends CampaignInput {
   eval_set: { trace_count: number; min_scenarios: number };
 }
 
-/** The public view: header values and api_key are write-only (SPEC section 6). */
-export function redactCampaign(c: Campaign): Campaign {
-  const target = { ...c.target } as Target;
-  if (target.type === 'http' && target.headers) {
-    target.headers = Object.fromEntries(Object.keys(target.headers).map((k) => [k, '***']));
-  }
-  if (target.type === 'openai' && target.api_key !== undefined) {
-    (target as { api_key?: string }).api_key = '***';
-  }
-  return { ...c, target };
-}
 
-export function attemptsPerRun(c: Pick<CampaignInput, 'include_baseline' | 'mutations' | 'repeats'>): number {
-  return ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
-}
+const evalUuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
+
+export const evalSetPatchSchema = z
+  .object({
+    add_trace_ids: z.array(evalUuid).max(EVAL_SET_MAX).optional(),
+    remove_trace_ids: z.array(evalUuid).max(EVAL_SET_MAX).optional(),
+    min_scenarios: z.number().int().min(0).max(EVAL_SET_MAX).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
+    }
+    const removing = new Set(b.remove_trace_ids ?? []);
+    const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
+    if (both.length) {
+      ctx.addIssue({ code: 'custom', path: ['add_trace_ids'], message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}` });
+    }
+  })
+  .openapi('EvalSetPatch');
+export type EvalSetPatch = z.infer<typeof evalSetPatchSchema>;

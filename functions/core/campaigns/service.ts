@@ -4,31 +4,11 @@ import { NotFoundError, ValidationError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
 import { assertTracesExist } from '../traces/service';
-import { z } from '../zod';
-import { type Campaign, type CampaignInput, redactCampaign } from './schema';
+import { redactCampaign } from './redact';
+import { EVAL_SET_MAX } from '../limits';
+import type { Campaign, CampaignInput, EvalSetPatch } from './schema';
 
-export const EVAL_SET_MAX = 1000;
 
-const uuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
-
-export const evalSetPatchSchema = z
-  .object({
-    add_trace_ids: z.array(uuid).max(EVAL_SET_MAX).optional(),
-    remove_trace_ids: z.array(uuid).max(EVAL_SET_MAX).optional(),
-    min_scenarios: z.number().int().min(0).max(EVAL_SET_MAX).optional(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
-    }
-    const removing = new Set(b.remove_trace_ids ?? []);
-    const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
-    if (both.length) {
-      ctx.addIssue({ code: 'custom', path: ['add_trace_ids'], message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}` });
-    }
-  })
-  .openapi('EvalSetPatch');
-export type EvalSetPatch = z.infer<typeof evalSetPatchSchema>;
 
 export async function createCampaign(deps: Deps, projectId: string, input: CampaignInput): Promise<Campaign> {
   const campaign: Campaign = {

@@ -4,6 +4,7 @@ import { makeCampaign, makeWorld, RUN_ID, type FakeWorld } from './fakes';
 let world: FakeWorld;
 jest.mock('../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
 jest.mock('../../../functions/shared/with-bus', () => ({}));
+jest.mock('../../../functions/shared/with-http', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../functions/workers/replay-worker';

@@ -1,0 +1,18 @@
+// Public views of a campaign, free of zod so read paths stay small: secrets are write-only (SPEC section 6).
+import type { Campaign, CampaignInput, Target } from './schema';
+
+/** The public view: header values and api_key are write-only (SPEC section 6). */
+export function redactCampaign(c: Campaign): Campaign {
+  const target = { ...c.target } as Target;
+  if (target.type === 'http' && target.headers) {
+    target.headers = Object.fromEntries(Object.keys(target.headers).map((k) => [k, '***']));
+  }
+  if (target.type === 'openai' && target.api_key !== undefined) {
+    (target as { api_key?: string }).api_key = '***';
+  }
+  return { ...c, target };
+}
+
+export function attemptsPerRun(c: Pick<CampaignInput, 'include_baseline' | 'mutations' | 'repeats'>): number {
+  return ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
+}
