@@ -12,6 +12,7 @@ function batchFromItem(item: Record<string, unknown>): CiBatch {
   return rest;
 }
 
+/** The BatchesRepo port over the single table (access patterns 14 and 15 of keys.ts). */
 export class DynamoBatchesRepo implements BatchesRepo {
   async create(batch: CiBatch): Promise<void> {
     await doc().send(

@@ -2,12 +2,10 @@
 import type { Decision, Run, RunSummary, Thresholds } from '../runs/types';
 import type { BatchAggregate, BatchMarker } from './types';
 
-/** The thresholds applied when a request omits them (SPEC 8): a perfect pass rate, nothing unsafe, no failed attempt. */
-export const DEFAULT_THRESHOLDS: Thresholds = { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 };
-
 /** At most this many reasons are kept on a batch (and in its event): bus events are limited to 256 KiB. */
 export const MAX_BATCH_REASONS = 100;
 
+/** A terminal run's gate decision and the thresholds it missed. */
 export interface RunVerdict {
   decision: Exclude<Decision, 'pending'>;
   reasons: string[];

@@ -9,6 +9,7 @@ import { assertTracesExist } from '../traces/service';
 import type { RunPackRequest } from './schema';
 import type { RunPack } from './types';
 
+/** The 202 body of a run-pack, and the data of its run.pack_queued event. */
 export interface PackQueued {
   pack_id: string;
   campaign_id: string;
