@@ -130,16 +130,23 @@ function send(req: OutboundRequest, allowPrivate: boolean, agents: Agents, cap: 
     }
 
     const attempt = (mayRetryStaleSocket: boolean) => {
-      const r = transport.request({
-        protocol: url.protocol,
-        hostname: host,
-        port: url.port || (isHttps ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: req.method,
-        headers,
-        agent: isHttps ? agents.https : agents.http,
-        ...(allowPrivate ? {} : { lookup: guardedLookup as unknown as typeof dnsLookup }),
-      });
+      let r: http.ClientRequest;
+      try {
+        r = transport.request({
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port || (isHttps ? 443 : 80),
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers,
+          agent: isHttps ? agents.https : agents.http,
+          ...(allowPrivate ? {} : { lookup: guardedLookup as unknown as typeof dnsLookup }),
+        });
+      } catch (err) {
+        // Node validates header names and values synchronously (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN).
+        settle(() => reject(connectionError(err)));
+        return;
+      }
       current = r;
       r.on('error', (err: NodeJS.ErrnoException) => {
         // A kept-alive socket the server closed while idle fails at once: retry on a fresh socket (Node's advice).

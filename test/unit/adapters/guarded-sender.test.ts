@@ -87,6 +87,16 @@ describe('guarded sender, private targets allowed', () => {
     expect(err.message).toMatch(/^connection error: [A-Z_]+$/);
   });
 
+  it('rejects a header value Node refuses at once, naming its code, without waiting for the timeout', async () => {
+    const started = Date.now();
+
+    const err = await rejection(open({ ...post(receiver.url, 5000), headers: { 'X-Bad': 'line\r\nbreak' } }));
+
+    expect(err).toMatchObject({ kind: 'connection', message: 'connection error: ERR_INVALID_CHAR' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
   it('stops reading a response body at 1 MiB', async () => {
     receiver.mode = 'huge';
 
