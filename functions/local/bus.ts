@@ -13,10 +13,14 @@ export interface InProcessBusOptions {
   target?: () => BusHandler;
   /** Tries per event, like the rule target's retry policy. Default 3. */
   maxTries?: number;
+  /** Events handled at once (a burst queues instead of flooding the store and receivers). Default 8. */
+  concurrency?: number;
 }
 
 export class InProcessBus implements EventPublisher {
   private inflight = new Set<Promise<void>>();
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
   private listeners: ((e: BusEvent) => void)[] = [];
   private closed = false;
 
@@ -40,6 +44,17 @@ export class InProcessBus implements EventPublisher {
   }
 
   private async dispatch(e: BusEvent): Promise<void> {
+    if (this.running >= (this.opts.concurrency ?? 8)) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      await this.deliver(e);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async deliver(e: BusEvent): Promise<void> {
     const event: EventBridgeEvent<string, BusEvent> = {
       version: '0',
       id: randomUUID(),
