@@ -6,7 +6,7 @@ import { runPackRequestSchema } from '../core/ci/schema';
 import { route } from '../shared/http';
 
 export const handler = route(
-  { name: 'POST /v1/campaigns/{campaign_id}/run-pack', body: runPackRequestSchema, uuidParams: ['campaign_id'] },
+  { name: 'POST /v1/campaigns/{campaign_id}/run-pack', body: runPackRequestSchema, uuidParams: ['campaign_id'], optionalBody: true },
   async ({ body, deps, projectId, params }) => ({
     status: 202,
     body: await createRunPack(deps, projectId, params.campaign_id, body),

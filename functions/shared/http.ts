@@ -57,6 +57,8 @@ export interface RouteOptions<S extends ZodType | undefined> {
   uuidParams?: string[];
   /** Maximum JSON nesting depth of the body. Default 32 (what DynamoDB can store). */
   maxDepth?: number;
+  /** An absent or empty body counts as `{}` (routes whose every field is optional). Default false. */
+  optionalBody?: boolean;
 }
 
 type Body<S> = S extends ZodType ? output<S> : undefined;
@@ -165,9 +167,9 @@ export function route<S extends ZodType | undefined = undefined>(
       if (bodyText !== null && Buffer.byteLength(bodyText, 'utf8') > limit) throw new PayloadTooLargeError(limit);
       const hasBody = bodyText !== null && bodyText.length > 0;
       if (hasBody && !isJsonContentType(headers['content-type'])) throw new UnsupportedMediaTypeError();
-      if (!hasBody) throw new InvalidJsonError('A JSON object body is required.');
+      if (!hasBody && !opts.optionalBody) throw new InvalidJsonError('A JSON object body is required.');
       try {
-        body = JSON.parse(bodyText as string);
+        body = hasBody ? JSON.parse(bodyText as string) : {};
       } catch {
         throw new InvalidJsonError();
       }

@@ -328,7 +328,8 @@ describe('single CI run decisions', () => {
 describe('POST /v1/campaigns/{id}/run-pack', () => {
   it('queues one pack run per pool trace, emitting run.created/run.queued per run and run.pack_queued once', async () => {
     const { campaignId, traceIds } = await campaignWithPool([passingTrace('a'), passingTrace('b'), passingTrace('c')]);
-    const res = await svc.api('POST', `/v1/campaigns/${campaignId}/run-pack`, {});
+    // No body at all: every field of a run-pack request is optional.
+    const res = await svc.api('POST', `/v1/campaigns/${campaignId}/run-pack`);
     expect(res.status).toBe(202);
     expect(Object.keys(res.body).sort()).toEqual(['campaign_id', 'pack_id', 'run_ids', 'trace_count']);
     expect(res.body).toMatchObject({ campaign_id: campaignId, trace_count: 3 });
