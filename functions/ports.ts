@@ -4,6 +4,7 @@ import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
+import type { WebhooksRepo } from './core/webhooks/ports';
 import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from './core/ci/types';
 
 export interface Page<T> {
@@ -87,7 +88,11 @@ export interface RunsRepo {
   /** Unconditional field update (summary progress, flags). */
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
   /** Stores a finished attempt exactly once (its events first, the attempt item last). false when it was already stored. */
-  putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
+  /**
+   * `firstDelivery: true` (the queue's first receive of the message) skips looking for an earlier, interrupted
+   * write of the same attempt; without it the store checks and replaces stale events first.
+   */
+  putAttempt(projectId: string, attempt: AttemptRecord, opts?: { firstDelivery?: boolean }): Promise<boolean>;
   /**
    * Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views);
    * `final: true` (the run is terminal, its attempts can no longer change) lets the adapter cache the answer.
@@ -161,6 +166,7 @@ export interface Repos {
   runs: RunsRepo;
   idempotency: IdempotencyRepo;
   batches: BatchesRepo;
+  webhooks: WebhooksRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

@@ -22,6 +22,7 @@ export async function runServe(argv: string[]): Promise<number> {
     port: values.port !== undefined ? Number(values.port) : undefined,
     dataDir: values['data-dir'],
     inMemory: values['in-memory'] ? true : undefined,
+    storeInChildProcess: true,
     gateway: {
       onRequest: process.env.RTS_ACCESS_LOG === 'false' ? undefined : ({ method, path, status, ms }) => {
         process.stdout.write(`${new Date().toISOString()} ${method} ${path} ${status} ${ms.toFixed(1)}ms\n`);

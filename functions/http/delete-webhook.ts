@@ -1,9 +1,8 @@
 // DELETE /v1/webhooks/{webhook_id}: removes the webhook; deliveries, retries in flight included, stop at once.
-import { webhookServiceDeps } from '../adapters/dynamodb/webhooks-repo';
 import { deleteWebhook } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
 export const handler = route({ name: 'DELETE /v1/webhooks/{webhook_id}' }, async ({ deps, projectId, params }) => {
-  await deleteWebhook(webhookServiceDeps(deps), projectId, params.webhook_id);
+  await deleteWebhook(deps, projectId, params.webhook_id);
   return { status: 204 };
 });

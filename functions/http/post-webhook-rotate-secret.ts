@@ -1,9 +1,8 @@
 // POST /v1/webhooks/{webhook_id}/rotate-secret: a new secret, returned once; the old one stops signing immediately.
-import { webhookServiceDeps } from '../adapters/dynamodb/webhooks-repo';
 import { rotateWebhookSecret } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
 export const handler = route({ name: 'POST /v1/webhooks/{webhook_id}/rotate-secret' }, async ({ deps, projectId, params }) => ({
   status: 200,
-  body: await rotateWebhookSecret(webhookServiceDeps(deps), projectId, params.webhook_id),
+  body: await rotateWebhookSecret(deps, projectId, params.webhook_id),
 }));

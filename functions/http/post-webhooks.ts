@@ -1,10 +1,9 @@
 // POST /v1/webhooks: registers a webhook (https only); with rotation, the only response that shows the secret.
-import { webhookServiceDeps } from '../adapters/dynamodb/webhooks-repo';
 import { webhookCreateSchema } from '../core/webhooks/schema';
 import { createWebhook } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
 export const handler = route({ name: 'POST /v1/webhooks', body: webhookCreateSchema }, async ({ body, deps, projectId }) => ({
   status: 201,
-  body: await createWebhook(webhookServiceDeps(deps), projectId, body),
+  body: await createWebhook(deps, projectId, body),
 }));

@@ -33,6 +33,8 @@ export interface LocalServiceOptions {
   gateway?: GatewayOptions;
   /** Run webhook deliveries for bus events. Default true. */
   deliverWebhooks?: boolean;
+  /** Run the embedded store in a child process (a core of its own). Default false; `rts serve` turns it on. */
+  storeInChildProcess?: boolean;
 }
 
 export interface LocalService {
@@ -78,7 +80,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   mkdirSync(dataDir, { recursive: true });
 
   let store: EmbeddedStore | undefined;
-  if (!external) store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1' });
+  if (!external) store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1', childProcess: opts.storeInChildProcess });
   const endpoint = external ?? store!.endpoint;
 
   // The handlers read their configuration from the environment, as in Lambda; it is restored on close.

@@ -1,5 +1,7 @@
 // The embedded DynamoDB-compatible store (dynalite), persisted under a folder or kept in memory; the table comes from lib/table.ts.
+import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_KEYS } from '../../lib/table';
@@ -13,9 +15,19 @@ export interface EmbeddedStore {
   close(): Promise<void>;
 }
 
-/** Starts dynalite on loopback; `path` persists data (LevelDB), omit it for memory only. */
-export async function startEmbeddedStore(opts: { path?: string; port?: number; host?: string } = {}): Promise<EmbeddedStore> {
+export interface EmbeddedStoreOptions {
+  /** LevelDB folder that persists the data; omit it for memory only. */
+  path?: string;
+  port?: number;
+  host?: string;
+  /** Run dynalite in a child process (its own core) instead of this one. Default false. */
+  childProcess?: boolean;
+}
+
+/** Starts dynalite on loopback, in this process or in a child process. */
+export async function startEmbeddedStore(opts: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
   if (opts.path) mkdirSync(opts.path, { recursive: true });
+  if (opts.childProcess) return startChildStore(opts);
   const server = dynalite({ path: opts.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -29,6 +41,27 @@ export async function startEmbeddedStore(opts: { path?: string; port?: number; h
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+async function startChildStore(opts: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  const host = opts.host ?? '127.0.0.1';
+  const child = fork(join(__dirname, 'store-child.js'), [JSON.stringify({ path: opts.path, port: opts.port, host })], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(`embedded store: ${m.error}`))));
+    child.once('exit', (code) => reject(new Error(`embedded store exited with code ${code}`)));
+  });
+  return {
+    endpoint: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send('close');
       }),
   };
 }

@@ -10,6 +10,7 @@ import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
+import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
 import { optionalEnv } from './env';
 
 let overrides: Partial<Deps> = {};
@@ -59,6 +60,7 @@ export function getDeps(): Deps {
       runs: new DynamoRunsRepo(),
       idempotency: new DynamoIdempotencyRepo(),
       batches: new DynamoBatchesRepo(),
+      webhooks: new DynamoWebhooksRepo(),
       queue: queue ?? { sendReplay: async () => unwired('queue') },
       events: events ?? { publish: async () => unwired('bus') },
       clock: systemClock,

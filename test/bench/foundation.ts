@@ -29,7 +29,8 @@ export interface FoundationBench {
 }
 
 export async function benchFoundation(durationMs = 5000): Promise<FoundationBench> {
-  const svc = await startTestService({ deliverWebhooks: false });
+  // The store in its own process, as `npm start` runs it.
+  const svc = await startTestService({ deliverWebhooks: false, storeInChildProcess: true });
   try {
     const headers = { ...svc.authHeaders, 'Content-Type': 'application/json' };
     const c = await svc.api('POST', '/v1/campaigns', { name: 'bench', target: { type: 'recorded' } });

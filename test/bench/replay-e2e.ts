@@ -16,7 +16,8 @@ const SAMPLES = join(__dirname, '..', '..', 'samples');
 
 export async function benchReplayE2e(runs = 100, concurrency = 8): Promise<ReplayE2eBench> {
   const agent = await startDemoAgent({ port: 0 });
-  const svc = await startTestService({ deliverWebhooks: false, queue: { concurrency } });
+  // The store in its own process, as `npm start` runs it.
+  const svc = await startTestService({ deliverWebhooks: false, queue: { concurrency }, storeInChildProcess: true });
   try {
     const trace = JSON.parse(readFileSync(join(SAMPLES, 'traces', 'refund-order.json'), 'utf8'));
     await svc.api('POST', '/v1/traces', trace);

@@ -108,15 +108,18 @@ export class DynamoRunsRepo implements RunsRepo {
     );
   }
 
-  async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
+  async putAttempt(projectId: string, attempt: AttemptRecord, opts: { firstDelivery?: boolean } = {}): Promise<boolean> {
     const key = keys.attempt(projectId, attempt.run_id, attempt.attempt);
-    const existing = await doc().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }));
-    if (existing.Item) return false;
-    // Events of an earlier, interrupted execution of this attempt are replaced, never mixed with the new ones.
-    const stale = [
-      ...(await this.attemptEventKeys(projectId, attempt.run_id, 'PEV', attempt.attempt)),
-      ...(await this.attemptEventKeys(projectId, attempt.run_id, 'SEV', attempt.attempt)),
-    ];
+    let stale: { pk: unknown; sk: unknown }[] = [];
+    if (!opts.firstDelivery) {
+      const existing = await doc().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }));
+      if (existing.Item) return false;
+      // Events of an earlier, interrupted execution of this attempt are replaced, never mixed with the new ones.
+      stale = [
+        ...(await this.attemptEventKeys(projectId, attempt.run_id, 'PEV', attempt.attempt)),
+        ...(await this.attemptEventKeys(projectId, attempt.run_id, 'SEV', attempt.attempt)),
+      ];
+    }
     const fresh = new Set<string>();
     const writes = [
       ...attempt.policy_events.map((e) => {

@@ -1,8 +1,7 @@
 // Webhooks, their delivery log (TTL 7 days) and per-event delivery claims, in the single table (keys.ts patterns 17-19).
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps, PageRequest, StorePage } from '../../ports';
+import type { PageRequest, StorePage } from '../../ports';
 import type { WebhookChanges, WebhooksRepo } from '../../core/webhooks/ports';
-import type { WebhookServiceDeps } from '../../core/webhooks/service';
 import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
 import { doc, isConditionalFailure, queryAll, queryPage, tableName } from './table';
@@ -184,12 +183,4 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
       throw err;
     }
   }
-}
-
-let shared: DynamoWebhooksRepo | undefined;
-
-/** What the webhook service needs for one request: the process-wide repository (stateless) and the request's clock. */
-export function webhookServiceDeps(deps: Pick<Deps, 'clock'>): WebhookServiceDeps {
-  shared ??= new DynamoWebhooksRepo();
-  return { webhooks: shared, clock: deps.clock };
 }

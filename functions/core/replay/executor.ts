@@ -30,6 +30,8 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
   onTerminal?: OnTerminal<D>;
   /** Builds the agent target; default createTarget (tests inject scripted agents). */
   targetFactory?: (target: Target, deps: TargetDeps) => AgentTarget;
+  /** The queue delivers this message for the first time: nothing of this run can be half-written yet. Default false. */
+  firstDelivery?: boolean;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -99,7 +101,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
       (progress = progress.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) })));
     await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
       const record = await runAttempt(compiled, planned, target, deps.clock);
-      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+      if (await deps.runs.putAttempt(pid, record, { firstDelivery: opts.firstDelivery })) stored.set(planned.attempt, record);
       else for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a); // another delivery stored it first
       await reportProgress();
     });

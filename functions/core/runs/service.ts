@@ -1,6 +1,5 @@
 // Run creation and queueing (replay, CI and pack runs all go through createAndQueueRuns), reads and listings.
 import type { Deps, PageRequest, RunFilter } from '../../ports';
-import { loadCampaign } from '../campaigns/service';
 import { NotFoundError } from '../errors';
 import type { BusEvent } from '../events';
 import { projectEvent } from '../publish';
@@ -59,7 +58,7 @@ export async function createAndQueueRuns(deps: Deps, projectId: string, runs: Ru
 export async function createReplayRun(deps: Deps, projectId: string, body: { trace_id: string; campaign_id: string }) {
   const trace = await deps.traces.getSummary(projectId, body.trace_id);
   if (!trace) throw new NotFoundError('Trace');
-  await loadCampaign(deps, projectId, body.campaign_id);
+  if (!(await deps.campaigns.get(projectId, body.campaign_id, { poolCount: false }))) throw new NotFoundError('Campaign');
   const run = newRun(deps, projectId, { ...body, source: 'replay' });
   await createAndQueueRuns(deps, projectId, [run]);
   return { run_id: run.run_id, status: run.status, trace_id: run.trace_id, campaign_id: run.campaign_id, created_at: run.created_at };

@@ -3,7 +3,6 @@ import { EVENT_TYPES, type EventType } from '../events';
 import { z } from '../zod';
 
 /** SPEC section 2: a project holds at most this many webhooks. */
-export const MAX_WEBHOOKS_PER_PROJECT = 25;
 
 /** Why a webhook URL is unacceptable, or null when it is fine: https, absolute, no user:password. */
 export function webhookUrlProblem(value: string): string | null {
@@ -100,21 +99,6 @@ export type WebhookView = Omit<WebhookRecord, 'secret' | 'project_id' | 'updated
 
 /** What POST returns: the view plus the secret, once. */
 export type WebhookCreated = Pick<WebhookRecord, 'webhook_id' | 'url' | 'events' | 'is_enabled' | 'description' | 'secret' | 'created_at'>;
-
-export function toView(r: WebhookRecord): WebhookView {
-  return {
-    webhook_id: r.webhook_id,
-    url: r.url,
-    events: r.events,
-    is_enabled: r.is_enabled,
-    description: r.description ?? null,
-    created_at: r.created_at,
-    last_error: r.last_error ?? null,
-    last_error_at: r.last_error_at ?? null,
-    last_delivery_at: r.last_delivery_at ?? null,
-    last_status: r.last_status ?? null,
-  };
-}
 
 /** One try of a delivery, as the delivery log shows it. */
 export interface DeliveryAttempt {

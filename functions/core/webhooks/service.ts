@@ -5,14 +5,13 @@ import { isoMicros, type Clock } from '../time';
 import type { PageRequest, StorePage } from '../../ports';
 import { epochSeconds } from './policy';
 import type { WebhooksRepo } from './ports';
-import {
-  MAX_WEBHOOKS_PER_PROJECT,
-  toView,
-  type DeliveryLogEntry,
-  type WebhookCreated,
-  type WebhookCreateInput,
-  type WebhookPatchInput,
-  type WebhookView,
+import { MAX_WEBHOOKS_PER_PROJECT, toView } from './view';
+import type {
+  DeliveryLogEntry,
+  WebhookCreated,
+  WebhookCreateInput,
+  WebhookPatchInput,
+  WebhookView,
 } from './schema';
 
 export interface WebhookServiceDeps {
