@@ -48,6 +48,19 @@ describe('local runtime', () => {
     }
   });
 
+  it('runs the store in a child process (as rts serve does) and keeps its data across restarts', async () => {
+    const first = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false, storeInChildProcess: true });
+    const trace = await first.api('POST', '/v1/traces', sampleTrace());
+    expect(trace.status).toBe(201);
+    await first.stop();
+    const second = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false, storeInChildProcess: true });
+    try {
+      expect((await second.api('GET', `/v1/traces/${trace.body.trace_id}`)).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('ensures the bootstrap project and key given by the environment', async () => {
     const projectId = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
     const apiKey = 'rts_' + 'B'.repeat(40);
