@@ -87,12 +87,8 @@ export interface RunsRepo {
   transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null>;
   /** Unconditional field update (summary progress, flags). */
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
-  /** Stores a finished attempt exactly once (its events first, the attempt item last). false when it was already stored. */
-  /**
-   * `firstDelivery: true` (the queue's first receive of the message) skips looking for an earlier, interrupted
-   * write of the same attempt; without it the store checks and replaces stale events first.
-   */
-  putAttempt(projectId: string, attempt: AttemptRecord, opts?: { firstDelivery?: boolean }): Promise<boolean>;
+  /** Stores a finished attempt with its events exactly once (one conditional write). false when it was already stored. */
+  putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
   /**
    * Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views);
    * `final: true` (the run is terminal, its attempts can no longer change) lets the adapter cache the answer.

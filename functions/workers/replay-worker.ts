@@ -18,9 +18,7 @@ async function processRecord(record: SQSRecord): Promise<void> {
     logger.error('dropping malformed replay message', { messageId: record.messageId });
     return;
   }
-  // On a first receive nothing of this run can be half-written, so storing an attempt skips the stale-event check.
-  const firstDelivery = record.attributes?.ApproximateReceiveCount === '1';
-  const run = await executeRun(getDeps(), msg, { onTerminal: ciOnTerminal, firstDelivery });
+  const run = await executeRun(getDeps(), msg, { onTerminal: ciOnTerminal });
   logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 

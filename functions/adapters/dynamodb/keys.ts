@@ -11,9 +11,8 @@
 //  7. eval-set pool of a campaign             pk=CAMPAIGN#<pid>#<cid>       sk=EVAL#<tid>
 //  8. campaigns of a project, newest first    gsi1pk=CAMPAIGNS#<pid>        gsi1sk=<created_at>#<cid>
 //  9. run                                     pk=RUN#<pid>#<rid>            sk=META
-// 10. attempts of a run                       pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
-// 11. policy events of a run, by attempt/seq  pk=RUN#<pid>#<rid>            sk=PEV#<nnnn>#<nnnnn>
-// 12. security events of a run                pk=RUN#<pid>#<rid>            sk=SEV#<nnnn>#<nnnnn>
+// 10. attempts of a run, with their policy    pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
+//     and security events (compressed inside the item; listed by attempt, then sequence; 11-12 retired)
 // 13. runs of a project, newest first         gsi1pk=RUNS#<pid>             gsi1sk=<created_at>#<rid>
 // 14. CI batch / its per-run completion marks pk=BATCH#<pid>#<bid>          sk=META | DONE#<rid>
 // 15. run-pack                                pk=PACK#<pid>#<pack_id>       sk=META
@@ -44,11 +43,6 @@ export const keys = {
   run: (pid: string, rid: string) => ({ pk: `RUN#${pid}#${rid}`, sk: 'META' }),
   attempt: (pid: string, rid: string, attempt: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `ATTEMPT#${pad(attempt, 4)}` }),
   attemptPrefix: 'ATTEMPT#',
-  policyEvent: (pid: string, rid: string, attempt: number, seq: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `PEV#${pad(attempt, 4)}#${pad(seq, 5)}` }),
-  policyEventPrefix: 'PEV#',
-  securityEvent: (pid: string, rid: string, attempt: number, seq: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `SEV#${pad(attempt, 4)}#${pad(seq, 5)}` }),
-  securityEventPrefix: 'SEV#',
-  attemptEventsPrefix: (kind: 'PEV' | 'SEV', attempt: number) => `${kind}#${pad(attempt, 4)}#`,
   runList: (pid: string, createdAt: string, rid: string) => ({ gsi1pk: `RUNS#${pid}`, gsi1sk: `${createdAt}#${rid}` }),
   runListPk: (pid: string) => `RUNS#${pid}`,
 

@@ -1,22 +1,18 @@
-// Runs: META (listed through gsi1), one ATTEMPT item per finished attempt (the commit record), and one item per
-// policy/security event, keyed by attempt and sequence so a re-run attempt rewrites the same keys.
+// Runs: META (listed through gsi1) and one ATTEMPT item per finished attempt, holding its score, its policy and
+// security events and its transcript (both gzip-compressed): one conditional put stores an attempt exactly once.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, RunFilter, RunsRepo, StorePage } from '../../ports';
-import { clampDepth } from '../../core/json';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-import { batchWrite, deleteRequest, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
+import { batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
 
-/** Agent-chosen tool arguments are stored with at most this nesting (DynamoDB's limit is 32 levels per item). */
-const EVENT_ARGS_DEPTH = 20;
-
-/** Above this the transcript is dropped from the item (scores and events are always kept). */
-const MAX_TRANSCRIPT_BYTES = 300 * 1024;
+/** Compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
+const MAX_ATTEMPT_BLOBS = 350 * 1024;
 
 function runItem(run: Run) {
   return { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run };
@@ -108,47 +104,25 @@ export class DynamoRunsRepo implements RunsRepo {
     );
   }
 
-  async putAttempt(projectId: string, attempt: AttemptRecord, opts: { firstDelivery?: boolean } = {}): Promise<boolean> {
-    const key = keys.attempt(projectId, attempt.run_id, attempt.attempt);
-    let stale: { pk: unknown; sk: unknown }[] = [];
-    if (!opts.firstDelivery) {
-      const existing = await doc().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }));
-      if (existing.Item) return false;
-      // Events of an earlier, interrupted execution of this attempt are replaced, never mixed with the new ones.
-      stale = [
-        ...(await this.attemptEventKeys(projectId, attempt.run_id, 'PEV', attempt.attempt)),
-        ...(await this.attemptEventKeys(projectId, attempt.run_id, 'SEV', attempt.attempt)),
-      ];
-    }
-    const fresh = new Set<string>();
-    const writes = [
-      ...attempt.policy_events.map((e) => {
-        const k = keys.policyEvent(projectId, attempt.run_id, attempt.attempt, e.sequence);
-        fresh.add(k.sk);
-        return putRequest({ ...k, entity: 'policy_event', ...e, arguments: clampDepth(e.arguments, EVENT_ARGS_DEPTH) });
-      }),
-      ...attempt.security_events.map((e) => {
-        const k = keys.securityEvent(projectId, attempt.run_id, attempt.attempt, e.sequence);
-        fresh.add(k.sk);
-        return putRequest({ ...k, entity: 'security_event', ...e });
-      }),
-    ];
-    await batchWrite([...stale.filter((k) => !fresh.has(String(k.sk))).map((k) => deleteRequest(k)), ...writes]);
-
-    const { transcript, policy_events: _p, security_events: _s, ...score } = attempt;
+  async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
+    const { transcript, policy_events, security_events, ...score } = attempt;
+    // Events travel inside the attempt item, compressed: one conditional put stores an attempt and everything it
+    // produced atomically, so a re-run after a crash can neither double-write nor leave half an attempt behind.
+    const events = gzipSync(Buffer.from(JSON.stringify({ policy: policy_events, security: security_events })));
     const packed = gzipSync(Buffer.from(JSON.stringify(transcript)));
-    const transcriptAttr = packed.length <= MAX_TRANSCRIPT_BYTES ? { transcript_gz: packed } : { transcript_dropped: true };
+    const transcriptAttr = packed.length + events.length <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
     try {
       await doc().send(
         new PutCommand({
           TableName: tableName(),
           Item: {
-            ...key,
+            ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
             entity: 'attempt',
             ...score,
+            events_gz: events,
             ...transcriptAttr,
-            policy_event_count: attempt.policy_events.length,
-            security_event_count: attempt.security_events.length,
+            policy_event_count: policy_events.length,
+            security_event_count: security_events.length,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -158,16 +132,6 @@ export class DynamoRunsRepo implements RunsRepo {
       if (isConditionalFailure(err)) return false;
       throw err;
     }
-  }
-
-  private async attemptEventKeys(projectId: string, runId: string, kind: 'PEV' | 'SEV', attempt: number) {
-    const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.attemptEventsPrefix(kind, attempt) },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-    });
-    return items.map((i) => ({ pk: i.pk, sk: i.sk }));
   }
 
   async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean; final?: boolean } = {}): Promise<AttemptRecord[]> {
@@ -184,54 +148,45 @@ export class DynamoRunsRepo implements RunsRepo {
 
   private async queryAttempts(projectId: string, runId: string, opts: { transcripts?: boolean }): Promise<AttemptRecord[]> {
     const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :z',
-      ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':a': 'ATTEMPT#', ':z': 'SEV#~' },
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.attemptPrefix },
       ConsistentRead: true,
     });
-    const attempts = items.filter((i) => String(i.sk).startsWith(keys.attemptPrefix));
-    const pev = new Map<number, PolicyEvent[]>();
-    const sev = new Map<number, SecurityEvent[]>();
-    for (const i of items) {
-      const sk = String(i.sk);
-      if (sk.startsWith(keys.policyEventPrefix)) push(pev, stripKeys<PolicyEvent>(i));
-      else if (sk.startsWith(keys.securityEventPrefix)) push(sev, stripKeys<SecurityEvent>(i));
-    }
-    return attempts.map((i) => {
-      const { transcript_gz, transcript_dropped, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
-        AttemptRecord & { transcript_gz?: Uint8Array; transcript_dropped?: boolean; policy_event_count?: number; security_event_count?: number }
+    return items.map((i) => {
+      const { transcript_gz, transcript_dropped, events_gz, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
+        AttemptRecord & { transcript_gz?: Uint8Array; transcript_dropped?: boolean; events_gz?: Uint8Array; policy_event_count?: number; security_event_count?: number }
       >(i);
+      const events = events_gz
+        ? (JSON.parse(gunzipSync(Buffer.from(events_gz)).toString('utf8')) as { policy: PolicyEvent[]; security: SecurityEvent[] })
+        : { policy: [], security: [] };
       const transcript = transcript_gz && opts.transcripts !== false ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
       return {
         ...score,
         transcript,
         ...(transcript_dropped ? { transcript_dropped: true } : {}),
-        policy_events: pev.get(score.attempt) ?? [],
-        security_events: sev.get(score.attempt) ?? [],
+        policy_events: events.policy,
+        security_events: events.security,
       } as AttemptRecord;
     });
   }
 
+  /** Policy events ordered by attempt then sequence; the page position is the last event's (attempt, sequence). */
   async listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>> {
-    const res = await queryPage({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.policyEventPrefix },
-      Limit: page.limit,
-      ExclusiveStartKey: page.after,
-    });
-    return { items: res.items.map((i) => stripKeys<PolicyEvent>(i)), last: res.last };
+    const after = page.after as { attempt?: number; sequence?: number } | undefined;
+    const all = (await this.queryAttempts(projectId, runId, { transcripts: false }))
+      .flatMap((a) => a.policy_events)
+      .sort((x, y) => x.attempt - y.attempt || x.sequence - y.sequence);
+    const from = after ? all.findIndex((e) => e.attempt > after.attempt! || (e.attempt === after.attempt && e.sequence > after.sequence!)) : 0;
+    const rest = from < 0 ? [] : all.slice(from);
+    const items = rest.slice(0, page.limit);
+    const lastItem = items[items.length - 1];
+    return { items, last: rest.length > page.limit && lastItem ? { attempt: lastItem.attempt, sequence: lastItem.sequence } : undefined };
   }
 
   async listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]> {
-    const items = await queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.securityEventPrefix },
-    });
-    return items.map((i) => stripKeys<SecurityEvent>(i));
+    return (await this.queryAttempts(projectId, runId, { transcripts: false }))
+      .flatMap((a) => a.security_events)
+      .sort((x, y) => x.attempt - y.attempt || x.sequence - y.sequence);
   }
-}
 
-function push<T extends { attempt: number }>(map: Map<number, T[]>, e: T) {
-  const list = map.get(e.attempt);
-  if (list) list.push(e);
-  else map.set(e.attempt, [e]);
 }

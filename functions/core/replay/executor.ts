@@ -30,8 +30,6 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
   onTerminal?: OnTerminal<D>;
   /** Builds the agent target; default createTarget (tests inject scripted agents). */
   targetFactory?: (target: Target, deps: TargetDeps) => AgentTarget;
-  /** The queue delivers this message for the first time: nothing of this run can be half-written yet. Default false. */
-  firstDelivery?: boolean;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -92,6 +90,8 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   const stored = new Map<number, AttemptRecord>();
   for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
   const missing = plan.filter((p) => !stored.has(p.attempt));
+  // Whether another delivery stored an attempt of this run while we ran it: then the store, not `stored`, is the truth.
+  let raced = false;
   if (missing.length > 0) {
     const compiled = compileRun({ run_id: rid, trace, campaign });
     const target = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http: deps.http, sleep: opts.sleep });
@@ -101,15 +101,19 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
       (progress = progress.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) })));
     await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
       const record = await runAttempt(compiled, planned, target, deps.clock);
-      if (await deps.runs.putAttempt(pid, record, { firstDelivery: opts.firstDelivery })) stored.set(planned.attempt, record);
-      else for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a); // another delivery stored it first
+      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+      else {
+        raced = true; // another delivery stored it first
+        for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+      }
       await reportProgress();
     });
     await progress;
   }
 
   const planned = new Set(plan.map((p) => p.attempt));
-  const finished = (await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)).filter((a) => planned.has(a.attempt));
+  // Every attempt in `stored` was read from the store or written by this delivery's conditional puts.
+  const finished = (raced ? await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : [...stored.values()]).filter((a) => planned.has(a.attempt));
   if (finished.length < plan.length) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
   const allError = finished.length > 0 && finished.every((a) => a.status === 'error');
   const ended = await deps.runs.transition(pid, rid, ACTIVE, {
