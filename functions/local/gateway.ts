@@ -9,6 +9,7 @@ import {
   AppError,
   MethodNotAllowedError,
   PayloadTooLargeError,
+  RateLimitedError,
   RouteNotFoundError,
   UnauthorizedError,
   errorBody,
@@ -39,6 +40,15 @@ export interface GatewayOptions {
   authCacheTtlMs?: number;
   /** Observes each request (method, path, status, duration) for logs. */
   onRequest?: (info: { method: string; path: string; status: number; ms: number }) => void;
+  /** Per-project throttle like the cloud's usage plan (token bucket); default off (`RTS_RATE_LIMIT=rps[:burst]`). */
+  rateLimit?: { rps: number; burst: number };
+}
+
+/** Parses RTS_RATE_LIMIT (`rps` or `rps:burst`); undefined when unset or malformed. */
+export function rateLimitFromEnv(value = process.env.RTS_RATE_LIMIT): { rps: number; burst: number } | undefined {
+  const m = /^(\d+(?:\.\d+)?)(?::(\d+))?$/.exec(value ?? '');
+  if (!m || Number(m[1]) <= 0) return undefined;
+  return { rps: Number(m[1]), burst: m[2] ? Number(m[2]) : Math.max(1, Math.ceil(Number(m[1]) * 2)) };
 }
 
 interface CachedAuth {
@@ -56,6 +66,7 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
 }
 
 function sendError(res: ServerResponse, err: AppError, requestId: string, extra: Record<string, string> = {}): void {
+  if (err.status === 429) extra = { 'Retry-After': '1', ...extra };
   send(res, { statusCode: err.status, headers: { 'Content-Type': 'application/json', ...extra }, body: JSON.stringify(errorBody(err, requestId)) });
 }
 
@@ -106,6 +117,20 @@ function headerMaps(req: IncomingMessage) {
 export function createGateway(opts: GatewayOptions = {}): Server {
   const authCache = new Map<string, CachedAuth>();
   const ttl = opts.authCacheTtlMs ?? 300_000;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Takes one token from the project's bucket, or throws the 429 the cloud's usage plan would answer. */
+  function throttle(projectId: string): void {
+    const limit = opts.rateLimit;
+    if (!limit) return;
+    const now = Date.now();
+    const b = buckets.get(projectId) ?? { tokens: limit.burst, at: now };
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.rps);
+    b.at = now;
+    buckets.set(projectId, b);
+    if (b.tokens < 1) throw new RateLimitedError();
+    b.tokens -= 1;
+  }
 
   async function authorize(route: RouteDef, method: string, path: string, headers: Record<string, string>): Promise<string> {
     const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
@@ -169,7 +194,10 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const headers = headerMaps(req);
       const query = splitQuery(url);
       let projectId: string | undefined;
-      if (route?.auth) projectId = await authorize(route, method, path, headers.single);
+      if (route?.auth) {
+        projectId = await authorize(route, method, path, headers.single);
+        throttle(projectId);
+      }
       const event: APIGatewayProxyEvent = {
         resource: route?.path ?? '/dashboard/{proxy+}',
         path,

@@ -12,7 +12,7 @@ import { resetAwsClients } from '../shared/aws';
 import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
-import { createGateway, loadHandler, type GatewayOptions } from './gateway';
+import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
 import { InProcessQueue } from './queue';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
 
@@ -108,7 +108,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   resetDeps();
   configureDeps({ queue, events: bus });
 
-  const server = createGateway(opts.gateway);
+  const server = createGateway({ rateLimit: rateLimitFromEnv(), ...opts.gateway });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(port, host, () => res());

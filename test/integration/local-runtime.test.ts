@@ -96,6 +96,21 @@ describe('local runtime', () => {
     }
   });
 
+  it('throttles each project with 429 rate_limited when a rate limit is set, like the cloud usage plan', async () => {
+    const svc = await startTestService({ dataDir: dir, deliverWebhooks: false, gateway: { rateLimit: { rps: 0.5, burst: 2 } } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await svc.api('GET', '/v1/traces')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const limited = await svc.api('GET', '/v1/traces');
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect(limited.headers.get('retry-after')).toBe('1');
+      expect((await svc.raw('GET', '/health')).status).toBe(200);
+    } finally {
+      await svc.stop();
+    }
+  });
+
   it('admin CLI refuses missing arguments with exit code 2', async () => {
     expect((await captureStdout(() => runAdmin(['create-project']))).code).toBe(2);
     expect((await captureStdout(() => runAdmin(['revoke-key', '--project', 'nope']))).code).toBe(2);
