@@ -14,7 +14,9 @@ import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
 import { InProcessQueue } from './queue';
-import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
+import { ensureTable, localDynamoClient, startEmbeddedStore, type EmbeddedStore } from './store';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { ReplayMessage } from '../ports';
 
 export interface LocalServiceOptions {
   host?: string;
@@ -70,6 +72,34 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
+/** Runs of every project still queued or running in the local store (a scan: local stores are small). */
+async function unfinishedRuns(endpoint: string, tableName: string): Promise<ReplayMessage[]> {
+  const client = localDynamoClient(endpoint);
+  const out: ReplayMessage[] = [];
+  try {
+    let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+    do {
+      const res = await client.send(
+        new ScanCommand({
+          TableName: tableName,
+          FilterExpression: 'entity = :run AND #s IN (:q, :r)',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':run': { S: 'run' }, ':q': { S: 'queued' }, ':r': { S: 'running' } },
+          ProjectionExpression: 'project_id, run_id',
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of res.Items ?? []) {
+        if (item.project_id?.S && item.run_id?.S) out.push({ project_id: item.project_id.S, run_id: item.run_id.S });
+      }
+      ExclusiveStartKey = res.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  } finally {
+    client.destroy();
+  }
+  return out;
+}
+
 export async function startLocalService(opts: LocalServiceOptions = {}): Promise<LocalService> {
   const host = opts.host ?? process.env.RTS_HOST ?? '127.0.0.1';
   const port = opts.port ?? Number(process.env.RTS_PORT ?? 8787);
@@ -107,6 +137,11 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   );
   resetDeps();
   configureDeps({ queue, events: bus });
+
+  // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
+  // them from their stored attempts), as SQS would have kept their messages.
+  const resumed = await unfinishedRuns(endpoint, tableName);
+  if (resumed.length) await queue.sendReplay(resumed);
 
   const server = createGateway({ rateLimit: rateLimitFromEnv(), ...opts.gateway });
   await new Promise<void>((res, rej) => {

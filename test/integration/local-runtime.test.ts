@@ -48,6 +48,21 @@ describe('local runtime', () => {
     }
   });
 
+  it('queues again, after a restart, the runs the stopped service left queued', async () => {
+    const paused = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false, queue: { concurrency: 0 } });
+    const t = await paused.api('POST', '/v1/traces', sampleTrace());
+    const c = await paused.api('POST', '/v1/campaigns', { name: 'resume', target: { type: 'recorded' } });
+    const r = await paused.api('POST', '/v1/runs', { trace_id: t.body.trace_id, campaign_id: c.body.campaign_id });
+    await paused.stop();
+    const resumed = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false });
+    try {
+      await resumed.idle();
+      expect((await resumed.api('GET', `/v1/runs/${r.body.run_id}`)).body.status).toBe('completed');
+    } finally {
+      await resumed.stop();
+    }
+  });
+
   it('runs the store in a child process (as rts serve does) and keeps its data across restarts', async () => {
     const first = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false, storeInChildProcess: true });
     const trace = await first.api('POST', '/v1/traces', sampleTrace());
