@@ -3,7 +3,7 @@ import type { Deps } from '../../ports';
 import { loadCampaign } from '../campaigns/service';
 import { ValidationError } from '../errors';
 import { projectEvent } from '../publish';
-import { createAndQueueRuns, newRun } from '../runs/service';
+import { createAndQueueRuns, newRunsFor } from '../runs/service';
 import { isoMicros } from '../time';
 import { assertTracesExist } from '../traces/service';
 import type { RunPackRequest } from './schema';
@@ -33,10 +33,7 @@ export async function createRunPack(deps: Deps, projectId: string, campaignId: s
   if (body.trace_ids) await assertTracesExist(deps, projectId, traceIds);
   const packId = deps.uuid();
   const createdAt = isoMicros(deps.clock.now());
-  const runs = traceIds.map((trace_id) => ({
-    ...newRun(deps, projectId, { trace_id, campaign_id: campaignId, source: 'pack', pack_id: packId }),
-    created_at: createdAt,
-  }));
+  const runs = newRunsFor(deps, projectId, traceIds, { campaign_id: campaignId, source: 'pack', pack_id: packId }, createdAt);
   const pack: RunPack = {
     pack_id: packId,
     project_id: projectId,

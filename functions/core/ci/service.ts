@@ -2,7 +2,7 @@
 import type { Deps } from '../../ports';
 import { loadCampaign } from '../campaigns/service';
 import { NotFoundError, ValidationError } from '../errors';
-import { createAndQueueRuns, newRun } from '../runs/service';
+import { createAndQueueRuns, newRun, newRunsFor } from '../runs/service';
 import type { CiInfo, Run } from '../runs/types';
 import { isoMicros } from '../time';
 import { batchDashboardUrl, runDashboardUrl } from './aggregate';
@@ -77,10 +77,7 @@ export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequ
 async function submitBatch(deps: Deps, projectId: string, campaignId: string, traceIds: string[], ci: CiInfo): Promise<BatchSubmitted> {
   const batchId = deps.uuid();
   const createdAt = isoMicros(deps.clock.now());
-  const runs: Run[] = traceIds.map((trace_id) => ({
-    ...newRun(deps, projectId, { trace_id, campaign_id: campaignId, source: 'ci', ci_batch_id: batchId, ci }),
-    created_at: createdAt,
-  }));
+  const runs: Run[] = newRunsFor(deps, projectId, traceIds, { campaign_id: campaignId, source: 'ci', ci_batch_id: batchId, ci }, createdAt);
   const batch: CiBatch = {
     ci_batch_id: batchId,
     project_id: projectId,

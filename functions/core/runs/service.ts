@@ -37,6 +37,17 @@ export function newRun(deps: Pick<Deps, 'uuid' | 'clock'>, projectId: string, sp
   };
 }
 
+/** One run per trace, all with the same creation time (a batch or a pack is created at one instant). */
+export function newRunsFor(
+  deps: Pick<Deps, 'uuid' | 'clock'>,
+  projectId: string,
+  traceIds: string[],
+  spec: Omit<NewRunSpec, 'trace_id' | 'run_id'>,
+  createdAt: string,
+): Run[] {
+  return traceIds.map((trace_id) => ({ ...newRun(deps, projectId, { ...spec, trace_id }), created_at: createdAt }));
+}
+
 /**
  * Stores runs, then queues them: run.created for each (before queueing), the queue messages (batched),
  * then run.queued for each, plus run.replay_queued for runs created by POST /v1/runs.
