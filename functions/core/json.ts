@@ -38,13 +38,3 @@ export function jsonDepth(value: unknown, stopAt = Infinity): number {
   }
   return max;
 }
-
-/** Replaces whatever nests deeper than `limit` with a marker string (DynamoDB stores at most 32 levels). */
-export function clampDepth(value: unknown, limit: number): unknown {
-  if (limit <= 0) return value !== null && typeof value === 'object' ? '[nested too deep]' : value;
-  if (Array.isArray(value)) return value.map((v) => clampDepth(v, limit - 1));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, clampDepth(v, limit - 1)]));
-  }
-  return value;
-}
