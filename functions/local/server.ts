@@ -1,5 +1,5 @@
 // The whole service on one machine: embedded store, gateway, in-process queue and bus, bootstrap credentials.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -100,6 +100,22 @@ async function unfinishedRuns(endpoint: string, tableName: string): Promise<Repl
   return out;
 }
 
+/** One service per data folder: the store's LevelDB files cannot be shared, so a second start says so plainly. */
+function claimDataDir(dataDir: string): void {
+  const pidFile = join(dataDir, 'serve.pid');
+  const other = Number(readJson<number>(pidFile));
+  if (other && other !== process.pid) {
+    let alive = true;
+    try {
+      process.kill(other, 0);
+    } catch {
+      alive = false;
+    }
+    if (alive) throw new Error(`${dataDir} is in use by another rts serve (pid ${other}); stop it or use another RTS_DATA_DIR`);
+  }
+  writeFileSync(pidFile, String(process.pid));
+}
+
 export async function startLocalService(opts: LocalServiceOptions = {}): Promise<LocalService> {
   const host = opts.host ?? process.env.RTS_HOST ?? '127.0.0.1';
   const port = opts.port ?? Number(process.env.RTS_PORT ?? 8787);
@@ -109,112 +125,134 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   const external = opts.dynamodbEndpoint ?? process.env.DYNAMODB_ENDPOINT;
   mkdirSync(dataDir, { recursive: true });
 
-  let store: EmbeddedStore | undefined;
-  if (!external) store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1', childProcess: opts.storeInChildProcess });
-  const endpoint = external ?? store!.endpoint;
+  // Whatever started before a failure (port in use, store locked by another instance) is stopped again,
+  // so a failed start exits instead of hanging on a child process.
+  const cleanup: (() => Promise<void> | void)[] = [];
+  try {
+    let store: EmbeddedStore | undefined;
+    if (!external && !inMemory) {
+      claimDataDir(dataDir);
+      cleanup.push(() => rmSync(join(dataDir, 'serve.pid'), { force: true }));
+    }
+    if (!external) {
+      store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1', childProcess: opts.storeInChildProcess });
+      cleanup.push(() => store?.close());
+    }
+    const endpoint = external ?? store!.endpoint;
 
-  // The handlers read their configuration from the environment, as in Lambda; it is restored on close.
-  const savedEnv = Object.fromEntries(['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'RTS_PUBLIC_URL'].map((k) => [k, process.env[k]]));
-  process.env.DYNAMODB_ENDPOINT = endpoint;
-  process.env.TABLE_NAME = tableName;
-  process.env.AWS_REGION ??= 'local';
-  process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  resetAwsClients();
-  resetCursorKey();
-  await ensureTable(endpoint, tableName);
-
-  type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
-  const queue = new InProcessQueue({
-    worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),
-    deadLetter: () => loadHandler<SqsHandler>(workerHandlers.deadLetter),
-    ...opts.queue,
-  });
-  const bus = new InProcessBus(
-    opts.deliverWebhooks === false
-      ? {}
-      : { target: () => loadHandler<(e: EventBridgeEvent<string, BusEvent>, c: Context) => Promise<unknown>>(workerHandlers.webhookDelivery) },
-  );
-  resetDeps();
-  configureDeps({ queue, events: bus });
-
-  // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
-  // them from their stored attempts), as SQS would have kept their messages.
-  const resumed = await unfinishedRuns(endpoint, tableName);
-  if (resumed.length) await queue.sendReplay(resumed);
-
-  const server = createGateway({ rateLimit: rateLimitFromEnv(), ...opts.gateway });
-  await new Promise<void>((res, rej) => {
-    server.once('error', rej);
-    server.listen(port, host, () => res());
-  });
-  const actualPort = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  if (!process.env.RTS_PUBLIC_URL) process.env.RTS_PUBLIC_URL = url;
-
-  // Credentials: the bootstrap pair when given, else the ones this folder already holds, else a new project.
-  const credPath = join(dataDir, 'credentials.json');
-  const saved = inMemory ? undefined : readJson<Credentials>(credPath);
-  const wantedProject = opts.bootstrapProjectId ?? process.env.RTS_BOOTSTRAP_PROJECT_ID ?? saved?.project_id;
-  const wantedKey = opts.bootstrapApiKey ?? process.env.RTS_BOOTSTRAP_API_KEY ?? saved?.api_key;
-  const deps = getDeps();
-  let projectId: string;
-  let apiKey: string;
-  const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
-  if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
-    projectId = existingKey.project_id;
-    apiKey = wantedKey!;
-  } else {
-    const issued = await createProject(
-      { projects: deps.projects, clock: systemClock },
-      { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
-    );
-    projectId = issued.project_id;
-    apiKey = issued.api_key;
-  }
-  if (opts.writeCredentials !== false) {
-    const creds: Credentials = { base_url: url, project_id: projectId, api_key: apiKey };
-    writeFileSync(credPath, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(credPath, 0o600);
-    const info: StoreInfo = { endpoint, table: tableName };
-    writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  }
-
-  let closed = false;
-  return {
-    url,
-    projectId,
-    apiKey,
-    tableName,
-    dynamodbEndpoint: endpoint,
-    dataDir,
-    queue,
-    bus,
-    async idle() {
-      for (let i = 0; i < 3; i++) {
-        await queue.drain();
-        await bus.drain();
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await new Promise<void>((res) => {
-        server.close(() => res());
-        server.closeAllConnections();
-      });
-      await queue.close();
-      await bus.close();
-      if (store) await store.close();
-      if (opts.writeCredentials !== false && existsSync(join(dataDir, 'store.json'))) {
-        writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify({ endpoint: null, table: tableName })}\n`, { mode: 0o600 });
-      }
-      resetDeps();
+    // The handlers read their configuration from the environment, as in Lambda; it is restored on close.
+    const savedEnv = Object.fromEntries(['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'RTS_PUBLIC_URL'].map((k) => [k, process.env[k]]));
+    const restoreEnv = () => {
       for (const [k, v] of Object.entries(savedEnv)) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
       resetAwsClients();
-    },
-  };
+    };
+    cleanup.push(restoreEnv);
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    process.env.TABLE_NAME = tableName;
+    process.env.AWS_REGION ??= 'local';
+    process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
+    process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+    resetAwsClients();
+    resetCursorKey();
+    await ensureTable(endpoint, tableName);
+
+    type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
+    const queue = new InProcessQueue({
+      worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),
+      deadLetter: () => loadHandler<SqsHandler>(workerHandlers.deadLetter),
+      ...opts.queue,
+    });
+    const bus = new InProcessBus(
+      opts.deliverWebhooks === false
+        ? {}
+        : { target: () => loadHandler<(e: EventBridgeEvent<string, BusEvent>, c: Context) => Promise<unknown>>(workerHandlers.webhookDelivery) },
+    );
+    resetDeps();
+    configureDeps({ queue, events: bus });
+
+    // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
+    // them from their stored attempts), as SQS would have kept their messages.
+    const resumed = await unfinishedRuns(endpoint, tableName);
+    if (resumed.length) await queue.sendReplay(resumed);
+
+    const server = createGateway({ rateLimit: rateLimitFromEnv(), ...opts.gateway });
+    cleanup.push(() => queue.close());
+    await new Promise<void>((res, rej) => {
+      server.once('error', rej);
+      server.listen(port, host, () => res());
+    });
+    cleanup.push(() => new Promise<void>((res) => server.close(() => res())));
+    const actualPort = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+    if (!process.env.RTS_PUBLIC_URL) process.env.RTS_PUBLIC_URL = url;
+
+    // Credentials: the bootstrap pair when given, else the ones this folder already holds, else a new project.
+    const credPath = join(dataDir, 'credentials.json');
+    const saved = inMemory ? undefined : readJson<Credentials>(credPath);
+    const wantedProject = opts.bootstrapProjectId ?? process.env.RTS_BOOTSTRAP_PROJECT_ID ?? saved?.project_id;
+    const wantedKey = opts.bootstrapApiKey ?? process.env.RTS_BOOTSTRAP_API_KEY ?? saved?.api_key;
+    const deps = getDeps();
+    let projectId: string;
+    let apiKey: string;
+    const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
+    if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
+      projectId = existingKey.project_id;
+      apiKey = wantedKey!;
+    } else {
+      const issued = await createProject(
+        { projects: deps.projects, clock: systemClock },
+        { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
+      );
+      projectId = issued.project_id;
+      apiKey = issued.api_key;
+    }
+    if (opts.writeCredentials !== false) {
+      const creds: Credentials = { base_url: url, project_id: projectId, api_key: apiKey };
+      writeFileSync(credPath, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(credPath, 0o600);
+      const info: StoreInfo = { endpoint, table: tableName };
+      writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+    }
+
+    let closed = false;
+    return {
+      url,
+      projectId,
+      apiKey,
+      tableName,
+      dynamodbEndpoint: endpoint,
+      dataDir,
+      queue,
+      bus,
+      async idle() {
+        for (let i = 0; i < 3; i++) {
+          await queue.drain();
+          await bus.drain();
+        }
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await new Promise<void>((res) => {
+          server.close(() => res());
+          server.closeAllConnections();
+        });
+        await queue.close();
+        await bus.close();
+        if (store) await store.close();
+        if (opts.writeCredentials !== false && existsSync(join(dataDir, 'store.json'))) {
+          writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify({ endpoint: null, table: tableName })}\n`, { mode: 0o600 });
+        }
+        resetDeps();
+        restoreEnv();
+        if (!external && !inMemory) rmSync(join(dataDir, 'serve.pid'), { force: true });
+      },
+    };
+  } catch (err) {
+    for (const undo of cleanup.reverse()) await Promise.resolve(undo()).catch(() => undefined);
+    throw err;
+  }
 }

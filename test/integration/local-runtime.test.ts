@@ -76,6 +76,19 @@ describe('local runtime', () => {
     }
   });
 
+  it('stops what it started when the port is taken, so the data folder can be used again at once', async () => {
+    const a = await startTestService({ deliverWebhooks: false });
+    const port = Number(new URL(a.url).port);
+    try {
+      await expect(startTestService({ dataDir: dir, inMemory: false, port, storeInChildProcess: true, deliverWebhooks: false })).rejects.toThrow(/EADDRINUSE/);
+      const b = await startTestService({ dataDir: dir, inMemory: false, storeInChildProcess: true, deliverWebhooks: false });
+      expect((await b.api('GET', '/v1/traces')).status).toBe(200);
+      await b.stop();
+    } finally {
+      await a.stop();
+    }
+  });
+
   it('ensures the bootstrap project and key given by the environment', async () => {
     const projectId = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
     const apiKey = 'rts_' + 'B'.repeat(40);
