@@ -7,7 +7,7 @@ import { Lru } from './lru';
 
 /** Campaign definitions never change after creation (only min_scenarios does, which the cached view does not serve). */
 const definitions = new Lru<Record<string, unknown>>(1000);
-import { batchWrite, deleteRequest, doc, putRequest, queryAll, queryPage, tableName } from './table';
+import { batchWrite, deleteRequest, doc, putRequest, queryAll, queryListing, tableName } from './table';
 
 export class DynamoCampaignsRepo implements CampaignsRepo {
   async put(projectId: string, c: Campaign): Promise<void> {
@@ -64,14 +64,7 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
   }
 
   async list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>> {
-    const res = await queryPage({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.campaignListPk(projectId) },
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ExclusiveStartKey: page.after,
-    });
+    const res = await queryListing(keys.campaignListPk(projectId), page);
     const items = await Promise.all(res.items.map(async (i) => this.fromItem(i, await this.countPool(projectId, String(i.campaign_id)))));
     return { items, last: res.last };
   }

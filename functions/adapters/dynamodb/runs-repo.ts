@@ -9,7 +9,7 @@ import { Lru } from './lru';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-import { batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
+import { batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryListing, tableName } from './table';
 
 /** Compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
 const MAX_ATTEMPT_BLOBS = 350 * 1024;
@@ -48,22 +48,14 @@ export class DynamoRunsRepo implements RunsRepo {
   async list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>> {
     const conds: string[] = [];
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':pk': keys.runListPk(projectId) };
+    const values: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(filter)) {
       if (value === undefined) continue;
       names[`#${field}`] = field;
       values[`:${field}`] = value;
       conds.push(`#${field} = :${field}`);
     }
-    const res = await queryPage({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ...(conds.length ? { FilterExpression: conds.join(' AND '), ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ExclusiveStartKey: page.after,
-    });
+    const res = await queryListing(keys.runListPk(projectId), page, conds.length ? { expression: conds.join(' AND '), names, values } : undefined);
     return { items: res.items.map((i) => stripKeys<Run>(i)), last: res.last };
   }
 

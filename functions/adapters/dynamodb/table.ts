@@ -67,3 +67,20 @@ export async function queryPage(
   const res = await doc().send(new QueryCommand({ TableName: tableName(), ...input }));
   return { items: (res.Items as Record<string, unknown>[]) ?? [], last: res.LastEvaluatedKey as Record<string, unknown> | undefined };
 }
+
+/** One page of a project listing on gsi1, newest first (traces, campaigns, runs); `filter` narrows it after the key range. */
+export async function queryListing(
+  gsi1pk: string,
+  page: { limit: number; after?: Record<string, unknown> },
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+): Promise<{ items: Record<string, unknown>[]; last?: Record<string, unknown> }> {
+  return queryPage({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+    ExpressionAttributeValues: { ':pk': gsi1pk, ...(filter?.values ?? {}) },
+    ScanIndexForward: false,
+    Limit: page.limit,
+    ExclusiveStartKey: page.after,
+  });
+}

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
 import type { PageRequest, StorePage, TracesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { batchGet, batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryPage, tableName } from './table';
+import { batchGet, batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryListing, tableName } from './table';
 
 /** Below DynamoDB's 400 KB item limit with room for keys and attributes. */
 const CHUNK_BYTES = 350 * 1024;
@@ -85,14 +85,7 @@ export class DynamoTracesRepo implements TracesRepo {
   }
 
   async list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>> {
-    const res = await queryPage({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.traceListPk(projectId) },
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ExclusiveStartKey: page.after,
-    });
+    const res = await queryListing(keys.traceListPk(projectId), page);
     return {
       items: res.items.map((i) => {
         const { content_hash: _h, chunk_count: _c, ...summary } = stripKeys<StoredSummary>(i);
