@@ -137,7 +137,8 @@ export interface IdempotencyRecord {
 export interface IdempotencyRepo {
   /** Claims a key; returns the existing record when it was already claimed. */
   claim(rec: IdempotencyRecord): Promise<IdempotencyRecord | null>;
-  complete(projectId: string, key: string, status: number, body: string): Promise<void>;
+  /** Stores the response to replay for this key until `expiresAt` (unix seconds). */
+  complete(projectId: string, key: string, status: number, body: string, expiresAt: number): Promise<void>;
   release(projectId: string, key: string): Promise<void>;
 }
 

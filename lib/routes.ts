@@ -24,6 +24,8 @@ export const KIB = 1024;
 export const MIB = 1024 * KIB;
 export const DEFAULT_BODY_LIMIT = 256 * KIB;
 export const TRACE_BODY_LIMIT = 5 * MIB;
+/** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
+export const ROUTE_TIMEOUT_S = 15;
 
 export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/health', handler: 'get-health', auth: false, table: 'read' },

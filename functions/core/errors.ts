@@ -68,6 +68,15 @@ export class RateLimitedError extends AppError {
     super(429, 'rate_limited', 'Too many requests; retry later.');
   }
 }
+/** A dependency (the store, the queue) failed for a moment: retry after `retryAfterS` seconds. */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message = 'The service is briefly unavailable; retry shortly.',
+    readonly retryAfterS = 1,
+  ) {
+    super(503, 'service_unavailable', message);
+  }
+}
 export class InternalError extends AppError {
   constructor() {
     super(500, 'internal_error', 'An unexpected error occurred.');

@@ -38,3 +38,39 @@ export function jsonDepth(value: unknown, stopAt = Infinity): number {
   }
   return max;
 }
+
+/** DynamoDB's number range: magnitudes from 1e-130 to below 1e126 (and 0). */
+const MAX_STORABLE = 1e126;
+const MIN_STORABLE = 1e-130;
+
+export interface JsonProblem {
+  /** Dotted path of the offending value ("" for the root), e.g. `metadata.n` or `steps.3.content`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The first value of a parsed JSON body the service cannot keep as it was sent: nesting deeper than `maxDepth`, or a
+ * number that is not finite (`1e999` and 400-digit integers parse to Infinity) or lies outside the range the store
+ * holds. Iterative, so hostile input cannot overflow the stack.
+ */
+export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem | null {
+  const stack: [unknown, number, string][] = [[value, 0, '']];
+  while (stack.length) {
+    const [v, d, path] = stack.pop()!;
+    if (typeof v === 'number') {
+      const abs = Math.abs(v);
+      if (!Number.isFinite(v)) return { path, message: 'must be a finite number' };
+      if (abs >= MAX_STORABLE || (abs !== 0 && abs < MIN_STORABLE)) return { path, message: 'must be a number of magnitude from 1e-130 to below 1e126, or 0' };
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (d + 1 > maxDepth) return { path, message: `nesting deeper than ${maxDepth} levels` };
+    const entries = Array.isArray(v) ? v.map((c, i) => [String(i), c] as const) : Object.entries(v as Record<string, unknown>);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, child] = entries[i];
+      if (typeof child === 'number' || (child !== null && typeof child === 'object')) stack.push([child, d + 1, path ? `${path}.${k}` : k]);
+    }
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
 // The REQUEST Lambda authorizer: X-API-Key + X-Project-Id -> the project id in the context (also the usage identifier).
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../core/auth';
-import { UnauthorizedError } from '../core/errors';
+import { ServiceUnavailableError, UnauthorizedError } from '../core/errors';
 import { getDeps } from '../shared/deps';
 import { logger } from '../shared/logger';
 
@@ -28,8 +28,11 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       usageIdentifierKey: projectId,
     };
   } catch (err) {
-    if (!(err instanceof UnauthorizedError)) logger.error('authorizer failure', { error: err as Error });
     // API Gateway turns this exact message into its UNAUTHORIZED gateway response (401, SPEC body).
-    throw new Error('Unauthorized');
+    if (err instanceof UnauthorizedError) throw new Error('Unauthorized');
+    // Anything else (the store failing for a moment) must not become a 401 that the gateway caches for 300 s:
+    // API Gateway answers AUTHORIZER_FAILURE (mapped to 503 service_unavailable) and caches nothing.
+    logger.error('authorizer failure: the credentials could not be checked', { error: err as Error });
+    throw new ServiceUnavailableError('The credentials could not be checked; retry shortly.');
   }
 };

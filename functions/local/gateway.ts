@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { DEFAULT_BODY_LIMIT, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
+import { DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
 import {
   AppError,
   MethodNotAllowedError,
   PayloadTooLargeError,
   RateLimitedError,
   RouteNotFoundError,
+  ServiceUnavailableError,
   UnauthorizedError,
   errorBody,
 } from '../core/errors';
@@ -23,20 +24,33 @@ type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<AP
 
 const ROOT = join(__dirname, '..', '..');
 const modules = new Map<string, unknown>();
+const fromSource = (modulePath: string): string => join(ROOT, modulePath);
+let handlerFile = fromSource;
+
+/**
+ * Where loadHandler finds handler modules: `resolve` maps a repo-relative module path (`functions/http/get-health`)
+ * to the file to require instead of its source, e.g. the bundle `cdk synth` wrote for it (test/infra/bundles-e2e.test.ts);
+ * no argument restores the sources. A module-level hook, not a gateway option, because the local queue and bus load
+ * the workers through loadHandler too. Forgets the modules loaded so far.
+ */
+export function resolveHandlersWith(resolve?: (modulePath: string) => string): void {
+  handlerFile = resolve ?? fromSource;
+  modules.clear();
+}
 
 /** Loads a handler module by its repo-relative path (cached, like a warm Lambda). */
 export function loadHandler<T>(modulePath: string): T {
   let mod = modules.get(modulePath);
   if (!mod) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    mod = require(join(ROOT, modulePath));
+    mod = require(handlerFile(modulePath));
     modules.set(modulePath, mod);
   }
   return (mod as { handler: T }).handler;
 }
 
 export interface GatewayOptions {
-  /** Authorizer cache TTL in ms; API Gateway's is 300 s. */
+  /** How long an allowed key pair is cached, in ms; API Gateway's is 300 s. Refusals are never cached. */
   authCacheTtlMs?: number;
   /** Observes each request (method, path, status, duration) for logs. */
   onRequest?: (info: { method: string; path: string; status: number; ms: number }) => void;
@@ -52,7 +66,7 @@ export function rateLimitFromEnv(value = process.env.RTS_RATE_LIMIT): { rps: num
 }
 
 interface CachedAuth {
-  projectId: string | null;
+  projectId: string;
   expires: number;
 }
 
@@ -67,6 +81,7 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
 
 function sendError(res: ServerResponse, err: AppError, requestId: string, extra: Record<string, string> = {}): void {
   if (err.status === 429) extra = { 'Retry-After': '1', ...extra };
+  if (err instanceof ServiceUnavailableError) extra = { 'Retry-After': String(err.retryAfterS), ...extra };
   send(res, { statusCode: err.status, headers: { 'Content-Type': 'application/json', ...extra }, body: JSON.stringify(errorBody(err, requestId)) });
 }
 
@@ -114,6 +129,12 @@ function headerMaps(req: IncomingMessage) {
   return { single, multi };
 }
 
+/** A route function's context: like the cloud's, its invocation may last ROUTE_TIMEOUT_S. */
+function routeContext(name: string): Context {
+  const started = Date.now();
+  return { ...lambdaContext(name), getRemainingTimeInMillis: () => Math.max(0, ROUTE_TIMEOUT_S * 1000 - (Date.now() - started)) };
+}
+
 export function createGateway(opts: GatewayOptions = {}): Server {
   const authCache = new Map<string, CachedAuth>();
   const ttl = opts.authCacheTtlMs ?? 300_000;
@@ -140,10 +161,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     if (!apiKey || !projectHeader) throw new UnauthorizedError();
     const cacheKey = `${apiKey}\n${projectHeader}`;
     const hit = authCache.get(cacheKey);
-    if (hit && hit.expires > Date.now()) {
-      if (!hit.projectId) throw new UnauthorizedError();
-      return hit.projectId;
-    }
+    if (hit && hit.expires > Date.now()) return hit.projectId;
     const event = {
       type: 'REQUEST',
       methodArn: `arn:aws:execute-api:local:000000000000:local/local/${method}${route.path}`,
@@ -158,16 +176,19 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       stageVariables: {},
       requestContext: {},
     } as unknown as APIGatewayRequestAuthorizerEvent;
-    let projectId: string | null = null;
+    let result: APIGatewayAuthorizerResult;
     try {
-      const result = await loadHandler<AuthorizerHandler>(workerHandlers.authorizer)(event);
-      const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
-      projectId = allowed && typeof result.context?.projectId === 'string' ? result.context.projectId : null;
+      result = await loadHandler<AuthorizerHandler>(workerHandlers.authorizer)(event);
     } catch (err) {
-      if ((err as Error).message !== 'Unauthorized') throw err;
+      if ((err as Error).message === 'Unauthorized') throw new UnauthorizedError();
+      // API Gateway's AUTHORIZER_FAILURE: the stack maps it to this 503, and nothing is cached.
+      throw new ServiceUnavailableError('The credentials could not be checked; retry shortly.');
     }
-    authCache.set(cacheKey, { projectId, expires: Date.now() + ttl });
+    const allowed = result.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+    const projectId = allowed && typeof result.context?.projectId === 'string' ? result.context.projectId : null;
+    // Only allows are cached: a refusal (say, a key created a moment later) is asked again on the next call.
     if (!projectId) throw new UnauthorizedError();
+    authCache.set(cacheKey, { projectId, expires: Date.now() + ttl });
     return projectId;
   }
 
@@ -226,7 +247,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
         } as APIGatewayProxyEvent['requestContext'],
       };
       const modulePath = route ? `functions/http/${route.handler}` : workerHandlers.dashboard;
-      const result = await loadHandler<ProxyHandler>(modulePath)(event, lambdaContext(route?.handler ?? 'dashboard'));
+      const result = await loadHandler<ProxyHandler>(modulePath)(event, routeContext(route?.handler ?? 'dashboard'));
       send(res, result);
     } catch (err) {
       if (err instanceof AppError) sendError(res, err, requestId);

@@ -1,5 +1,5 @@
 // The whole service on one machine: embedded store, gateway, in-process queue and bus, bootstrap credentials.
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -14,6 +14,7 @@ import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
 import { InProcessQueue } from './queue';
+import { lockDataDir, waitForStoreUnlocked } from './data-lock';
 import { ensureTable, localDynamoClient, startEmbeddedStore, type EmbeddedStore } from './store';
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ReplayMessage } from '../ports';
@@ -72,7 +73,7 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
-/** Runs of every project still queued or running in the local store (a scan: local stores are small). */
+/** Runs of every project still queued or running, or ended without their completion published (a scan: local stores are small). */
 async function unfinishedRuns(endpoint: string, tableName: string): Promise<ReplayMessage[]> {
   const client = localDynamoClient(endpoint);
   const out: ReplayMessage[] = [];
@@ -82,9 +83,11 @@ async function unfinishedRuns(endpoint: string, tableName: string): Promise<Repl
       const res = await client.send(
         new ScanCommand({
           TableName: tableName,
-          FilterExpression: 'entity = :run AND #s IN (:q, :r)',
+          // A terminal run whose completion was not published yet (the service died in between) is unfinished too:
+          // SQS would still hold its message, and its CI batch still waits to count it.
+          FilterExpression: 'entity = :run AND (#s IN (:q, :r) OR attribute_not_exists(completion_published) OR completion_published <> :t)',
           ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':run': { S: 'run' }, ':q': { S: 'queued' }, ':r': { S: 'running' } },
+          ExpressionAttributeValues: { ':run': { S: 'run' }, ':q': { S: 'queued' }, ':r': { S: 'running' }, ':t': { BOOL: true } },
           ProjectionExpression: 'project_id, run_id',
           ExclusiveStartKey,
         }),
@@ -100,20 +103,18 @@ async function unfinishedRuns(endpoint: string, tableName: string): Promise<Repl
   return out;
 }
 
-/** One service per data folder: the store's LevelDB files cannot be shared, so a second start says so plainly. */
-function claimDataDir(dataDir: string): void {
-  const pidFile = join(dataDir, 'serve.pid');
-  const other = Number(readJson<number>(pidFile));
-  if (other && other !== process.pid) {
-    let alive = true;
-    try {
-      process.kill(other, 0);
-    } catch {
-      alive = false;
-    }
-    if (alive) throw new Error(`${dataDir} is in use by another rts serve (pid ${other}); stop it or use another RTS_DATA_DIR`);
+/** The bootstrap pair when given, else the pair this folder already holds, else a new project and key. */
+async function bootstrapCredentials(wantedProject: string | undefined, wantedKey: string | undefined): Promise<{ projectId: string; apiKey: string }> {
+  const deps = getDeps();
+  const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
+  if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
+    return { projectId: existingKey.project_id, apiKey: wantedKey! };
   }
-  writeFileSync(pidFile, String(process.pid));
+  const issued = await createProject(
+    { projects: deps.projects, clock: systemClock },
+    { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
+  );
+  return { projectId: issued.project_id, apiKey: issued.api_key };
 }
 
 export async function startLocalService(opts: LocalServiceOptions = {}): Promise<LocalService> {
@@ -130,9 +131,14 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   const cleanup: (() => Promise<void> | void)[] = [];
   try {
     let store: EmbeddedStore | undefined;
-    if (!external && !inMemory) {
-      claimDataDir(dataDir);
-      cleanup.push(() => rmSync(join(dataDir, 'serve.pid'), { force: true }));
+    let lockRelease: (() => Promise<void>) | undefined;
+    const persisted = !external && !inMemory;
+    if (persisted) {
+      const lock = await lockDataDir(dataDir);
+      lockRelease = () => lock.release();
+      cleanup.push(lockRelease);
+      // The store of a service killed a moment ago may still be on its way out: wait for its files.
+      await waitForStoreUnlocked(join(dataDir, 'store'));
     }
     if (!external) {
       store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1', childProcess: opts.storeInChildProcess });
@@ -173,10 +179,14 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     resetDeps();
     configureDeps({ queue, events: bus });
 
-    // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
-    // them from their stored attempts), as SQS would have kept their messages.
-    const resumed = await unfinishedRuns(endpoint, tableName);
-    if (resumed.length) await queue.sendReplay(resumed);
+    // Ready before reachable: the bootstrap project and key exist before the port accepts a connection, so /health
+    // answering 200 means every route answers, and the printed key works from the first request.
+    const credPath = join(dataDir, 'credentials.json');
+    const saved = inMemory ? undefined : readJson<Credentials>(credPath);
+    const { projectId, apiKey } = await bootstrapCredentials(
+      opts.bootstrapProjectId ?? process.env.RTS_BOOTSTRAP_PROJECT_ID ?? saved?.project_id,
+      opts.bootstrapApiKey ?? process.env.RTS_BOOTSTRAP_API_KEY ?? saved?.api_key,
+    );
 
     const server = createGateway({ rateLimit: rateLimitFromEnv(), ...opts.gateway });
     cleanup.push(() => queue.close());
@@ -189,26 +199,6 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
     if (!process.env.RTS_PUBLIC_URL) process.env.RTS_PUBLIC_URL = url;
 
-    // Credentials: the bootstrap pair when given, else the ones this folder already holds, else a new project.
-    const credPath = join(dataDir, 'credentials.json');
-    const saved = inMemory ? undefined : readJson<Credentials>(credPath);
-    const wantedProject = opts.bootstrapProjectId ?? process.env.RTS_BOOTSTRAP_PROJECT_ID ?? saved?.project_id;
-    const wantedKey = opts.bootstrapApiKey ?? process.env.RTS_BOOTSTRAP_API_KEY ?? saved?.api_key;
-    const deps = getDeps();
-    let projectId: string;
-    let apiKey: string;
-    const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
-    if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
-      projectId = existingKey.project_id;
-      apiKey = wantedKey!;
-    } else {
-      const issued = await createProject(
-        { projects: deps.projects, clock: systemClock },
-        { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
-      );
-      projectId = issued.project_id;
-      apiKey = issued.api_key;
-    }
     if (opts.writeCredentials !== false) {
       const creds: Credentials = { base_url: url, project_id: projectId, api_key: apiKey };
       writeFileSync(credPath, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
@@ -216,6 +206,11 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
       const info: StoreInfo = { endpoint, table: tableName };
       writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
     }
+
+    // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
+    // them from their stored attempts), as SQS would have kept their messages. After listening: their links need the URL.
+    const resumed = await unfinishedRuns(endpoint, tableName);
+    if (resumed.length) await queue.sendReplay(resumed);
 
     let closed = false;
     return {
@@ -248,7 +243,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
         }
         resetDeps();
         restoreEnv();
-        if (!external && !inMemory) rmSync(join(dataDir, 'serve.pid'), { force: true });
+        await lockRelease?.();
       },
     };
   } catch (err) {

@@ -13,6 +13,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
+  ServiceUnavailableError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -20,7 +21,8 @@ import {
   type ErrorDetail,
 } from '../core/errors';
 import { isUuid } from '../core/ids';
-import { canonicalJson, jsonDepth, sha256Hex } from '../core/json';
+import { canonicalJson, findJsonProblem, sha256Hex } from '../core/json';
+import { isThrottlingError, isTransientError } from '../adapters/errors';
 import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
 import type { Deps, PageRequest } from '../ports';
 import { decodeCursor } from './cursor';
@@ -63,10 +65,10 @@ export interface RouteOptions<S extends ZodType | undefined> {
 
 type Body<S> = S extends ZodType ? output<S> : undefined;
 
+/** A completed response is kept (and replayed for the same key) this long: SPEC section 2. */
 const IDEMPOTENCY_TTL_S = 24 * 3600;
-
-/** AWS throttling errors that survived the SDK's retries: the client should back off, like on our own 429. */
-const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+/** An in-progress claim without a Lambda context to bound it (tests, scripts) expires after this long. */
+const IN_PROGRESS_FALLBACK_MS = 30_000;
 
 /** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
 export function zodDetails(error: ZodError): ErrorDetail[] {
@@ -99,15 +101,20 @@ function requestIdOf(event: APIGatewayProxyEvent, context?: Context): string {
 export function errorResponse(err: unknown, requestId: string): APIGatewayProxyResult {
   let appErr: AppError;
   if (err instanceof AppError) appErr = err;
-  else if (THROTTLING.has((err as { name?: string })?.name ?? '')) {
+  else if (isThrottlingError(err)) {
     logger.warn('throttled by a downstream service', { requestId, error: err as Error });
     appErr = new RateLimitedError();
+  } else if (isTransientError(err)) {
+    // The store or the queue failed for a moment (after the SDK's own retries): the request may be retried as it is.
+    logger.warn('transient failure of a downstream service', { requestId, error: err as Error });
+    appErr = new ServiceUnavailableError();
   } else {
     logger.error('unhandled error', { requestId, error: err as Error });
     appErr = new InternalError();
   }
   const headers: Record<string, string> = {};
   if (appErr.status === 429) headers['Retry-After'] = '1';
+  if (appErr instanceof ServiceUnavailableError) headers['Retry-After'] = String(appErr.retryAfterS);
   return json(appErr.status, errorBody(appErr, requestId), headers);
 }
 
@@ -175,8 +182,12 @@ export function route<S extends ZodType | undefined = undefined>(
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
       const maxDepth = opts.maxDepth ?? 32;
-      if (jsonDepth(body, maxDepth) > maxDepth) {
-        throw new ValidationError(`The request body nests deeper than ${maxDepth} levels.`, [{ path: '', message: `nesting deeper than ${maxDepth} levels` }]);
+      const problem = findJsonProblem(body, maxDepth);
+      if (problem) {
+        const message = problem.message.startsWith('nesting')
+          ? `The request body nests deeper than ${maxDepth} levels.`
+          : `The request body holds a number the service cannot store at ${problem.path || 'the root'}.`;
+        throw new ValidationError(message, [{ path: problem.path, message: problem.message }]);
       }
     }
 
@@ -188,7 +199,7 @@ export function route<S extends ZodType | undefined = undefined>(
 
     const idemKey = headers['idempotency-key'];
     if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
-      return withIdempotency(deps, projectId, opts.name, idemKey, body, requestId, run);
+      return withIdempotency(deps, projectId, opts.name, idemKey, body, requestId, inProgressMs(context), run);
     }
     const result = await run();
     return json(result.status, result.body, result.headers);
@@ -211,6 +222,7 @@ async function withIdempotency(
   key: string,
   body: unknown,
   requestId: string,
+  inProgressMs: number,
   run: () => Promise<RouteResult>,
 ): Promise<APIGatewayProxyResult> {
   if (key.length < 1 || key.length > 255) {
@@ -218,6 +230,9 @@ async function withIdempotency(
   }
   const requestHash = sha256Hex(`${routeName}\n${canonicalJson(body ?? null)}`);
   const now = deps.clock.now();
+  // The claim lives only as long as this invocation can (Powertools' idempotency model): if the function dies
+  // before completing, a retry with the same key runs again once the invocation's time is up, instead of
+  // answering 409 for a day. Only a completed response is kept for 24 h.
   const existing = await deps.idempotency.claim({
     project_id: projectId,
     key,
@@ -225,7 +240,7 @@ async function withIdempotency(
     request_hash: requestHash,
     status: 'in_progress',
     created_at: now.toISOString(),
-    expires_at: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_S,
+    expires_at: Math.ceil((now.getTime() + inProgressMs) / 1000),
   });
   if (existing) {
     if (existing.request_hash !== requestHash) {
@@ -243,18 +258,28 @@ async function withIdempotency(
   try {
     const result = await run();
     const response = json(result.status, result.body, result.headers);
-    await deps.idempotency.complete(projectId, key, response.statusCode, response.body);
+    await deps.idempotency.complete(projectId, key, response.statusCode, response.body, completedExpiry(deps));
     return response;
   } catch (err) {
     if (err instanceof AppError && err.status < 500 && err.status !== 429) {
       // A deterministic rejection is part of the key's history: replaying it must answer the same.
       const response = errorResponse(err, requestId);
-      await deps.idempotency.complete(projectId, key, response.statusCode, response.body);
+      await deps.idempotency.complete(projectId, key, response.statusCode, response.body, completedExpiry(deps));
       return response;
     }
     await deps.idempotency.release(projectId, key).catch(() => undefined);
     throw err;
   }
+}
+
+function completedExpiry(deps: Deps): number {
+  return Math.floor(deps.clock.now().getTime() / 1000) + IDEMPOTENCY_TTL_S;
+}
+
+/** How long an in-progress claim may live: the invocation's remaining time (the function cannot outlive it). */
+function inProgressMs(context: Context | undefined): number {
+  const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : NaN;
+  return Number.isFinite(remaining) && remaining > 0 ? remaining : IN_PROGRESS_FALLBACK_MS;
 }
 
 function resourceName(param: string): string {

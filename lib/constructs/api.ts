@@ -107,7 +107,7 @@ export class Api extends Construct {
       this.restApi.addGatewayResponse(e.type.responseType, {
         type: e.type,
         statusCode: e.status,
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        responseHeaders: { 'Content-Type': "'application/json'", ...e.headers },
         templates: { 'application/json': errorBody(e.code, e.message) },
       });
     }

@@ -7,6 +7,8 @@ export interface GatewayError {
   readonly status?: string;
   readonly code: string;
   readonly message: string;
+  /** Extra response header values (gateway-response syntax: a quoted literal). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const UNAUTHORIZED = 'Missing or invalid API key or project id.';
@@ -28,6 +30,15 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: 'Request quota exceeded; retry later.' },
   { type: apigw.ResponseType.BAD_REQUEST_BODY, status: '400', code: 'invalid_json', message: 'Request body is not valid JSON.' },
   { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: 'Content-Type must be application/json.' },
+  // The authorizer could not check the key (the store failed for a moment): retryable, and never cached as a 401.
+  {
+    type: apigw.ResponseType.AUTHORIZER_FAILURE,
+    status: '503',
+    code: 'service_unavailable',
+    message: 'The credentials could not be checked; retry shortly.',
+    headers: { 'Retry-After': "'1'" },
+  },
+  { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, status: '503', code: 'service_unavailable', message: 'The credentials could not be checked; retry shortly.', headers: { 'Retry-After': "'1'" } },
   { type: apigw.ResponseType.INTEGRATION_FAILURE, status: '500', code: 'internal_error', message: 'Internal error.' },
   { type: apigw.ResponseType.INTEGRATION_TIMEOUT, status: '504', code: 'internal_error', message: 'The request timed out.' },
   { type: apigw.ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: 'Internal error.' },

@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ROUTE_TIMEOUT_S } from '../routes';
 import { GSIS } from '../table';
 import { BUNDLE, REPO_ROOT, copyBundle, entryFile } from './bundling';
 
@@ -38,7 +39,7 @@ export interface ServiceFunctionProps {
    * @default 512
    */
   readonly memorySize?: number;
-  /** @default Duration.seconds(15), well under API Gateway's 29 s integration limit */
+  /** @default Duration.seconds(ROUTE_TIMEOUT_S) (15), well under API Gateway's 29 s integration limit */
   readonly timeout?: Duration;
   /** @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
@@ -121,7 +122,7 @@ export class ServiceFunction extends Construct {
         },
       }),
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(15),
+      timeout: props.timeout ?? Duration.seconds(ROUTE_TIMEOUT_S),
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,

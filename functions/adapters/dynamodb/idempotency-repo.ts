@@ -1,4 +1,5 @@
-// Idempotency records (SPEC section 2): claimed with a conditional put, expiring after 24 h through the TTL attribute.
+// Idempotency records (SPEC section 2): claimed with a conditional put; an in-progress claim expires with the invocation
+// that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion is lazy).
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../../core/json';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
@@ -32,14 +33,14 @@ export class DynamoIdempotencyRepo implements IdempotencyRepo {
     return stripKeys<IdempotencyRecord>({ ...res.Item, expires_at: undefined });
   }
 
-  async complete(projectId: string, key: string, status: number, body: string): Promise<void> {
+  async complete(projectId: string, key: string, status: number, body: string, expiresAt: number): Promise<void> {
     await doc().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: this.key(projectId, key),
-        UpdateExpression: 'SET #s = :done, response_status = :st, response_body = :b',
+        UpdateExpression: 'SET #s = :done, response_status = :st, response_body = :b, expires_at = :exp',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':done': 'done', ':st': status, ':b': body },
+        ExpressionAttributeValues: { ':done': 'done', ':st': status, ':b': body, ':exp': expiresAt },
       }),
     );
   }

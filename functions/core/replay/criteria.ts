@@ -2,6 +2,7 @@
 import type { Criterion } from '../campaigns/schema';
 import type { CheckResult } from '../runs/types';
 import { globMatcher } from './glob';
+import { compilePattern } from './pattern';
 import { isSubset } from './values';
 
 /** What the criteria look at once an attempt has ended. */
@@ -17,22 +18,6 @@ export interface AttemptFacts {
 }
 
 export const DEFAULT_CRITERIA: Criterion[] = [{ type: 'completes' }];
-
-const regexCache = new Map<string, RegExp | null>();
-
-function regex(pattern: string): RegExp | null {
-  if (!regexCache.has(pattern)) {
-    if (regexCache.size > 10000) regexCache.clear();
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      re = null;
-    }
-    regexCache.set(pattern, re);
-  }
-  return regexCache.get(pattern) ?? null;
-}
 
 /** Evaluates every criterion against the attempt's facts. */
 export function evaluateCriteria(criteria: readonly Criterion[], facts: AttemptFacts): CheckResult[] {
@@ -59,7 +44,7 @@ function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string
         ? { passed: false, detail: `output contains "${c.value}"` }
         : { passed: true, detail: `output does not contain "${c.value}"` };
     case 'output_matches': {
-      const re = regex(c.pattern);
+      const re = compilePattern(c.pattern);
       if (!re) return { passed: false, detail: `invalid pattern ${c.pattern}` };
       if (out === null) return { passed: false, detail: 'no final output' };
       return re.test(out) ? { passed: true, detail: `output matches /${c.pattern}/` } : { passed: false, detail: `output does not match /${c.pattern}/` };

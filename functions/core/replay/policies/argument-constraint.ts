@@ -1,25 +1,22 @@
 // argument_constraint: a dotted-path argument checked against max/min/pattern/enum; a missing argument is a violation.
 import type { Policy } from '../../campaigns/schema';
 import { canonicalJson } from '../../json';
+import { compilePattern, type Pattern } from '../pattern';
 import { getPath } from '../values';
 
 type ArgumentConstraint = Extract<Policy, { type: 'argument_constraint' }>;
 
 export interface CompiledConstraint {
   policy: ArgumentConstraint;
-  pattern: RegExp | null;
+  pattern: Pattern | null;
   enumKeys: Set<string> | null;
 }
 
 export function compileConstraint(policy: ArgumentConstraint): CompiledConstraint {
-  let pattern: RegExp | null = null;
+  let pattern: Pattern | null = null;
   if (policy.pattern !== undefined) {
-    try {
-      pattern = new RegExp(policy.pattern);
-    } catch {
-      // The schema rejects invalid patterns; a stored one that still fails never matches (fail closed).
-      pattern = /(?!)/;
-    }
+    // The schema rejects patterns that do not compile; a stored one that still fails never matches (fail closed).
+    pattern = compilePattern(policy.pattern) ?? { source: policy.pattern, test: () => false };
   }
   return { policy, pattern, enumKeys: policy.enum ? new Set(policy.enum.map((v) => canonicalJson(v))) : null };
 }
