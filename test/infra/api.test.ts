@@ -111,6 +111,14 @@ describe('gateway responses', () => {
     expect(body).toEqual({ error: { code, message: expect.any(String), request_id: '$context.requestId' } });
   });
 
+  it.each(['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'])('%s (the authorizer could not read the store) answers a retryable 503 service_unavailable, never a 401', (type) => {
+    const r = responses.get(type)!;
+
+    expect(r.StatusCode).toBe('503');
+    expect(r.ResponseParameters).toEqual({ 'gatewayresponse.header.Content-Type': "'application/json'", 'gatewayresponse.header.Retry-After': "'1'" });
+    expect(JSON.parse(r.ResponseTemplates['application/json']).error).toEqual({ code: 'service_unavailable', message: expect.any(String), request_id: '$context.requestId' });
+  });
+
   it('keeps the gateway status for DEFAULT_4XX with a generic code', () => {
     const r = responses.get('DEFAULT_4XX')!;
 
