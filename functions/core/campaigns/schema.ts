@@ -6,7 +6,6 @@ export const MAX_POLICIES = 50;
 export const MAX_ATTEMPTS_PER_RUN = 200;
 export { EVAL_SET_MAX } from '../limits';
 import { EVAL_SET_MAX } from '../limits';
-import { patternError } from '../replay/pattern';
 
 const id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -');
 const toolPattern = z.string().min(1).max(256);
@@ -135,15 +134,6 @@ export const campaignInputSchema = z
     c.policies.forEach((p, i) => {
       if (pseen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['policies', i, 'id'], message: `duplicate policy id ${p.id}` });
       pseen.add(p.id);
-      if (p.type === 'argument_constraint' && p.pattern !== undefined) checkPattern(ctx, p.pattern, ['policies', i, 'pattern']);
-    });
-    c.criteria.forEach((cr, i) => {
-      if (cr.type === 'output_matches') checkPattern(ctx, cr.pattern, ['criteria', i, 'pattern']);
-    });
-    c.mutations.forEach((m, i) => {
-      m.criteria?.forEach((cr, j) => {
-        if (cr.type === 'output_matches') checkPattern(ctx, cr.pattern, ['mutations', i, 'criteria', j, 'pattern']);
-      });
     });
     if (c.target.type === 'recorded' && c.mutations.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
@@ -164,11 +154,7 @@ export const campaignInputSchema = z
 
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
-/** Patterns run on a linear-time engine (RE2 syntax): backreferences and lookaround are refused here, by path. */
-function checkPattern(ctx: z.RefinementCtx, pattern: string, path: (string | number)[]): void {
-  const error = patternError(pattern);
-  if (error) ctx.addIssue({ code: 'custom', path, message: `pattern is not a valid RE2 regular expression (no backreferences or lookaround): ${error}` });
-}
+
 
 /** A stored campaign (secrets included: only the redacted view leaves the service). */
 export interface Campaign extends CampaignInput {

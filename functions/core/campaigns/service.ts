@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
 import { assertTracesExist } from '../traces/service';
+import { assertPatternsCompile } from './patterns';
 import { redactCampaign } from './redact';
 import { EVAL_SET_MAX } from '../limits';
 import type { Campaign, CampaignInput, EvalSetPatch } from './schema';
@@ -11,6 +12,7 @@ import type { Campaign, CampaignInput, EvalSetPatch } from './schema';
 
 
 export async function createCampaign(deps: Deps, projectId: string, input: CampaignInput): Promise<Campaign> {
+  assertPatternsCompile(input);
   const campaign: Campaign = {
     campaign_id: deps.uuid(),
     ...input,
