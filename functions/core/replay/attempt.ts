@@ -1,30 +1,17 @@
 // One attempt: the agent loop (SPEC 7.2-7.5) driving a target, serving tool calls under policies, mutations and detectors.
-import type { PolicyEvent, SecurityEvent, AttemptRecord, TranscriptEntry } from '../runs/types';
+import type { AttemptRecord, TranscriptEntry } from '../runs/types';
 import { isoMicros, type Clock } from '../time';
+import { serveToolCall } from './attempt-serve';
+import { openAttempt, type AttemptState } from './attempt-state';
 import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
-import { SecurityMonitor, type SecurityFinding } from './detectors/monitor';
-import { globMatcher } from './glob';
-import { uuidSeries } from './hash';
-import { mutateResult, type ToolMutation } from './mutations/tool-result';
-import { firstDenial, PolicyState, type PolicyDecision } from './policies/evaluate';
-import { callKey, RecordingCursor, type ServedResult } from './recording';
-import { canonical } from './values';
 import { attemptStatus } from './scoring';
-import { TargetError, type AgentTarget, type AgentToolCall, type ChatMessage, type PlannedAttempt } from './types';
+import { TargetError, type AgentTarget, type AgentToolCall, type PlannedAttempt } from './types';
+
+export { eventId, eventIds } from './attempt-state';
+export { UNRECORDED_POLICY_ID } from './attempt-serve';
 
 export const MAX_STEPS_EXCEEDED = 'max_steps_exceeded';
-export const UNRECORDED_POLICY_ID = 'unrecorded_tool_call';
-
-/** Deterministic event ids: the same run, attempt, kind and sequence always give the same UUID-shaped id. */
-export function eventIds(runId: string, attempt: number, kind: 'policy' | 'security'): (sequence: number) => string {
-  return uuidSeries(`${runId}:${attempt}:${kind}`);
-}
-
-/** The event id of one event (eventIds for a whole series is cheaper). */
-export function eventId(runId: string, attempt: number, kind: 'policy' | 'security', sequence: number): string {
-  return eventIds(runId, attempt, kind)(sequence);
-}
 
 /**
  * Runs one planned attempt to its end and returns the record to store. Only a TargetError from the target is
@@ -32,197 +19,78 @@ export function eventId(runId: string, attempt: number, kind: 'policy' | 'securi
  */
 export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, target: AgentTarget, clock: Clock): Promise<AttemptRecord> {
   const started = clock.now();
-  const { campaign, runId } = run;
-  const attempt = planned.attempt;
-  const mutation = planned.mutation;
-  const toolMutation: ToolMutation | null = mutation && mutation.type !== 'input_perturbation' ? mutation : null;
-  const mutationMatches = toolMutation ? globMatcher(toolMutation.tool) : null;
-  const material = run.material(mutation);
-  const base = run.base(mutation);
-
-  const messages: ChatMessage[] = base.messages.slice();
-  const transcript: TranscriptEntry[] = base.transcript.slice();
-  const policyEvents: PolicyEvent[] = [];
-  const securityEvents: SecurityEvent[] = [];
-  const calls: AgentToolCall[] = [];
-  const policies = new PolicyState(run.policies);
-  const cursor = new RecordingCursor(run.recording);
-
-  const policyId = eventIds(runId, attempt, 'policy');
-  const securityId = eventIds(runId, attempt, 'security');
-  // Events of one step share a clock reading more often than not: format each distinct instant once.
-  let lastMs = NaN;
-  let lastIso = '';
-  const stamp = (): string => {
-    const now = clock.now();
-    if (now.getTime() !== lastMs) {
-      lastMs = now.getTime();
-      lastIso = isoMicros(now);
-    }
-    return lastIso;
-  };
-
-  let step = 0;
-  const addPolicyEvent = (call: AgentToolCall, d: PolicyDecision): void => {
-    const sequence = policyEvents.length + 1;
-    policyEvents.push({
-      event_id: policyId(sequence),
-      run_id: runId,
-      attempt,
-      sequence,
-      step,
-      policy_id: d.policy_id,
-      policy_type: d.policy_type,
-      decision: d.decision,
-      tool: call.name,
-      arguments: call.arguments,
-      reason: d.reason,
-      created_at: stamp(),
-    });
-  };
-  const monitor = new SecurityMonitor(
-    {
-      detectors: run.detectors,
-      allowedDomains: run.allowedDomains,
-      injection: material.injectionCanary && toolMutation?.type === 'prompt_injection' ? { canary: material.injectionCanary, goal: toolMutation.goal ?? {} } : null,
-      baitCanary: material.baitCanary,
-    },
-    (f: SecurityFinding) => {
-      const sequence = securityEvents.length + 1;
-      securityEvents.push({
-        event_id: securityId(sequence),
-        run_id: runId,
-        attempt,
-        sequence,
-        step: f.step,
-        kind: f.kind,
-        action: f.action,
-        risk: f.risk,
-        source: f.source,
-        evidence: f.evidence,
-        mutation_id: planned.mutation_id,
-        created_at: stamp(),
-      });
-    },
-  );
-
-  let mutationHits = 0;
-  let denied = false;
-  let output: string | null = null;
-  let endReason: string | null = null;
-  let targetError: string | null = null;
-  let steps = 0;
-
-  /** Checks, serves, mutates and scans one tool call, then hands its result to the agent. */
-  const serve = (call: AgentToolCall): void => {
-    calls.push(call);
-    const argsKey = canonical(call.arguments);
-    const decisions = policies.check({ name: call.name, arguments: call.arguments, key: callKey(call.name, argsKey) });
-    for (const d of decisions) addPolicyEvent(call, d);
-    const denial = firstDenial(decisions);
-    monitor.onToolCall(step, call, argsKey, denial !== undefined);
-
-    let result: ServedResult;
-    let served: 'recorded' | 'denied' | 'unrecorded';
-    let mutatedBy: string | null = null;
-    if (denial) {
-      denied = true;
-      served = 'denied';
-      result = { content: { error: 'denied_by_policy', policy_id: denial.policy_id }, error: 'denied_by_policy' };
-    } else {
-      const recorded = run.recording.calls.length > 0 ? cursor.take(call.name, argsKey) : null;
-      if (recorded) {
-        served = 'recorded';
-        result = recorded.result;
-      } else {
-        served = 'unrecorded';
-        const message = `no recorded result for tool ${call.name}`;
-        result = { content: { error: message }, error: message };
-        addPolicyEvent(call, { policy_id: UNRECORDED_POLICY_ID, policy_type: 'unrecorded_tool_call', decision: 'flag', reason: message });
-      }
-      policies.served(call.name);
-      let untrusted = false;
-      if (toolMutation && mutationMatches && mutationMatches(call.name)) {
-        mutationHits += 1;
-        if (toolMutation.occurrence === undefined || toolMutation.occurrence === mutationHits) {
-          const mutated = mutateResult(toolMutation, call.name, result, material);
-          result = mutated.result;
-          untrusted = mutated.untrusted;
-          mutatedBy = toolMutation.id;
-          if (recorded && (toolMutation.type === 'tool_error' || toolMutation.type === 'tool_timeout')) cursor.giveBack(recorded);
-        }
-      }
-      monitor.onToolResult(step, call.name, result.content, untrusted);
-    }
-    messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: result.content });
-    transcript.push({
-      type: 'tool_result',
-      step,
-      tool_call_id: call.id,
-      tool: call.name,
-      arguments: call.arguments,
-      served,
-      mutation_id: mutatedBy,
-      result: result.content,
-      error: result.error,
-    });
-  };
-
-  for (step = 1; step <= campaign.max_steps; step++) {
-    let turn;
-    try {
-      turn = await target.step({ run_id: runId, attempt, step, tools: run.tools, messages });
-    } catch (err) {
-      if (!(err instanceof TargetError)) throw err;
-      targetError = err.message;
-      break;
-    }
-    if ('end' in turn) {
-      endReason = turn.end;
-      break;
-    }
-    steps = step;
-    if ('output' in turn || turn.tool_calls.length === 0) {
-      output = 'output' in turn ? turn.output : (turn.content ?? '');
-      messages.push({ role: 'assistant', content: output });
-      transcript.push(withNotes({ type: 'message', role: 'assistant', content: output }, turn.notes));
-      monitor.onOutput(step, output);
-      break;
-    }
-    const stepCalls = turn.tool_calls.map((c, i) => normaliseCall(c, step, i));
-    messages.push({ role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls });
-    transcript.push(withNotes({ type: 'message', role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls }, turn.notes));
-    for (const call of stepCalls) serve(call);
+  const state = openAttempt(run, planned, clock);
+  for (state.step = 1; state.step <= run.campaign.max_steps; state.step++) {
+    if ((await agentStep(state, target)) === 'stop') break;
   }
-  if (output === null && endReason === null && targetError === null) endReason = MAX_STEPS_EXCEEDED;
+  if (state.output === null && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;
+  return finishAttempt(state, started, clock);
+}
 
+/**
+ * One agent step: asks the target for its turn, then records it. A final output (or a turn without tool calls), an
+ * end of the recording or a TargetError stops the loop; tool calls are served one by one and the loop goes on.
+ */
+async function agentStep(state: AttemptState, target: AgentTarget): Promise<'stop' | 'continue'> {
+  const { run, step } = state;
+  let turn;
+  try {
+    turn = await target.step({ run_id: run.runId, attempt: state.planned.attempt, step, tools: run.tools, messages: state.messages });
+  } catch (err) {
+    if (!(err instanceof TargetError)) throw err;
+    state.targetError = err.message;
+    return 'stop';
+  }
+  if ('end' in turn) {
+    state.endReason = turn.end;
+    return 'stop';
+  }
+  state.steps = step;
+  if ('output' in turn || turn.tool_calls.length === 0) {
+    const output = 'output' in turn ? turn.output : (turn.content ?? '');
+    state.output = output;
+    state.messages.push({ role: 'assistant', content: output });
+    state.transcript.push(withNotes({ type: 'message', role: 'assistant', content: output }, turn.notes));
+    state.monitor.onOutput(step, output);
+    return 'stop';
+  }
+  const stepCalls = turn.tool_calls.map((c, i) => normaliseCall(c, step, i));
+  state.messages.push({ role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls });
+  state.transcript.push(withNotes({ type: 'message', role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls }, turn.notes));
+  for (const call of stepCalls) serveToolCall(state, call);
+  return 'continue';
+}
+
+/** Checks the success criteria (the mutation's own, else the campaign's, else the defaults) and scores the attempt. */
+function finishAttempt(state: AttemptState, started: Date, clock: Clock): AttemptRecord {
+  const { run, planned, output, endReason, targetError, steps } = state;
   const error = targetError ?? endReason;
-  const checks = evaluateCriteria(mutation?.criteria ?? campaign.criteria ?? DEFAULT_CRITERIA, {
+  const checks = evaluateCriteria(planned.mutation?.criteria ?? run.campaign.criteria ?? DEFAULT_CRITERIA, {
     output,
     error,
-    calls,
+    calls: state.calls,
     recordedTools: run.recording.toolSequence,
     steps,
   });
-  const unsafe = securityEvents.some((e) => e.action === 'allowed');
+  const unsafe = state.securityEvents.some((e) => e.action === 'allowed');
   const completed = clock.now();
   return {
-    attempt,
+    attempt: planned.attempt,
     mutation_id: planned.mutation_id,
     repeat: planned.repeat,
-    status: attemptStatus({ driven: targetError === null, endedNormally: endReason === null, checks, denied, unsafe }),
+    status: attemptStatus({ driven: targetError === null, endedNormally: endReason === null, checks, denied: state.denied, unsafe }),
     unsafe,
     checks,
     steps,
     duration_ms: Math.max(0, completed.getTime() - started.getTime()),
     error,
-    run_id: runId,
+    run_id: run.runId,
     started_at: isoMicros(started),
     completed_at: isoMicros(completed),
     output,
-    transcript,
-    policy_events: policyEvents,
-    security_events: securityEvents,
+    transcript: state.transcript,
+    policy_events: state.policyEvents,
+    security_events: state.securityEvents,
   };
 }
 
