@@ -1,7 +1,9 @@
 // The dashboard's single HTML document and its Content-Security-Policy, built once per cold start.
 import { createHash } from 'node:crypto';
-import { DASHBOARD_JS } from './client';
+import { dashboardScript } from './script';
 import { DASHBOARD_CSS } from './styles';
+
+const DASHBOARD_JS = dashboardScript();
 
 function cspHash(source: string): string {
   return `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;

@@ -3,6 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { BuildOptions } from 'esbuild';
+import { buildDashboardScript } from '../../functions/dashboard/build-script';
+import { DASHBOARD_SCRIPT_GLOBAL } from '../../functions/dashboard/script';
 import { routes, workerHandlers } from '../routes';
 
 /** Repository root: entries and tsconfig.json are resolved from here. */
@@ -35,8 +37,11 @@ export const BUNDLE = {
   externalModules: [] as string[],
 } as const;
 
-/** BUNDLE in esbuild's API form. */
+let dashboardScript: string | undefined;
+
+/** BUNDLE in esbuild's API form, plus the dashboard's browser script, built once, inlined as a constant (see functions/dashboard/script.ts). */
 export function esbuildOptions(): BuildOptions {
+  dashboardScript ??= buildDashboardScript();
   return {
     bundle: true,
     platform: BUNDLE.platform,
@@ -49,6 +54,7 @@ export function esbuildOptions(): BuildOptions {
     external: [...BUNDLE.externalModules],
     absWorkingDir: REPO_ROOT,
     logLevel: 'warning',
+    define: { [DASHBOARD_SCRIPT_GLOBAL]: JSON.stringify(dashboardScript) },
   };
 }
 

@@ -1,6 +1,11 @@
 // The dashboard function without a browser: one HTML page for every dashboard path, strict headers, no data read.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { handler } from '../../functions/dashboard/handler';
+import { buildBundles } from '../../lib/constructs/bundling';
 
 const RUN_ID = '6f1c3a52-8a0e-4d57-9b1e-2a4f6c8d0e13';
 const BATCH_ID = '0b7e5d21-3c4f-4a6b-8d9e-1f2a3b4c5d6e';
@@ -91,5 +96,32 @@ describe('dashboard handler', () => {
     expect(res.body.match(/<script/g)).toHaveLength(1);
     expect(String(res.headers?.['Content-Security-Policy'])).toContain(`script-src ${hash(script)}`);
     expect(String(res.headers?.['Content-Security-Policy'])).toContain(`style-src ${hash(style)}`);
+  });
+});
+
+describe('dashboard handler bundled as for Lambda', () => {
+  const entry = 'functions/dashboard/handler';
+  let outdir: string;
+  beforeAll(() => {
+    outdir = mkdtempSync(path.join(tmpdir(), 'rts-dashboard-bundle-'));
+  });
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('serves the page and CSP it serves from source, with the browser script inlined and no esbuild inside', async () => {
+    // Prepare
+    const dir = buildBundles([entry], outdir).get(entry)!;
+    const bundle = path.join(dir, 'index.js');
+
+    // Act: a fresh Node process with no loader hooks, like the Lambda runtime.
+    const answer = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)}).handler(${JSON.stringify(event('/dashboard'))}).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' });
+
+    // Assess
+    const bundled = JSON.parse(answer);
+    const fromSource = await handler(event('/dashboard'));
+    expect(bundled.statusCode).toBe(200);
+    expect(bundled.body).toBe(fromSource.body);
+    expect(bundled.headers).toEqual(fromSource.headers);
+    const sources: string[] = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')).sources;
+    expect(sources.filter((s) => /esbuild|dashboard[\\/](browser|build-script)/.test(s))).toEqual([]);
   });
 });

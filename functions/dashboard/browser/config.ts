@@ -1,0 +1,21 @@
+// Where the dashboard is mounted and what it routes on, read once from the page's own address, plus its timings.
+
+/** sessionStorage key of the signed-in project id and API key. */
+export const STORE_KEY = 'rts.dashboard.credentials';
+/** How often a run or batch page asks again while it is still moving. */
+export const POLL_MS = 2000;
+/** Runs shown per step on a batch page. */
+export const BATCH_PAGE = 100;
+/** Requests in flight at most when a page fetches many runs. */
+export const FETCH_CONCURRENCY = 4;
+
+// The API lives where the dashboard is mounted: origin + the path prefix before /dashboard (an API Gateway stage).
+const mount = /^(.*?)\/dashboard(?:\/|$)/.exec(location.pathname);
+const PREFIX = mount ? mount[1] : '';
+
+/** Base URL of the API, e.g. `https://host/prod`. */
+export const API_BASE = location.origin + PREFIX;
+/** Path of the dashboard's home page, e.g. `/prod/dashboard`. */
+export const DASH = PREFIX + '/dashboard';
+/** The path below the dashboard ('' for home, `/runs/<id>`...), or null when the page is not under /dashboard. */
+export const ROUTE: string | null = mount ? location.pathname.slice(PREFIX.length + '/dashboard'.length).replace(/\/+$/, '') : null;
