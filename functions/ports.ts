@@ -127,6 +127,8 @@ export interface IdempotencyRecord {
   key: string;
   route: string;
   request_hash: string;
+  /** Unique per claiming request: a claim whose answer was lost (the SDK retried it) recognises itself. */
+  claim_id: string;
   status: 'in_progress' | 'done';
   response_status?: number;
   response_body?: string;

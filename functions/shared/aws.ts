@@ -9,13 +9,38 @@ let doc: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let eventBridge: EventBridgeClient | undefined;
 
+/** Tries per DynamoDB call (the first included); each failed try is retried with the SDK's back-off. */
+export const AWS_MAX_ATTEMPTS = 5;
+/** Time to open a connection, ms. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+/** Time for one try of a call (request sent, whole answer read), ms; DYNAMODB_REQUEST_TIMEOUT_MS overrides it for DynamoDB. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+
+/**
+ * The HTTP handler options of every AWS client. Without them the SDK waits up to its 5-minute socket default for a
+ * call that stalls (a store that accepted the request and never answers), so the caller hangs; with them a stalled
+ * try fails with a TimeoutError, which the SDK retries like any transient fault (`maxAttempts`), and a call that
+ * still fails surfaces as a retryable error instead of a hang. `throwOnRequestTimeout` turns the SDK's request
+ * timeout from a logged warning into that error.
+ */
+export function awsRequestHandler(requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS): { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: true } {
+  return { connectionTimeout: Math.min(DEFAULT_CONNECT_TIMEOUT_MS, requestTimeout), requestTimeout, throwOnRequestTimeout: true };
+}
+
+/** The per-try timeout of DynamoDB calls: DYNAMODB_REQUEST_TIMEOUT_MS (a positive number of ms), else the default. */
+export function dynamoRequestTimeoutMs(): number {
+  const configured = Number(optionalEnv('DYNAMODB_REQUEST_TIMEOUT_MS'));
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_REQUEST_TIMEOUT_MS;
+}
+
 export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
+    const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
     const raw = new DynamoDBClient(
       endpoint
-        ? { endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 5 }
-        : { maxAttempts: 5 },
+        ? { ...common, endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : common,
     );
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
   }
@@ -23,11 +48,11 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
 }
 
 export function sqsClient(): SQSClient {
-  return (sqs ??= new SQSClient({}));
+  return (sqs ??= new SQSClient({ requestHandler: awsRequestHandler() }));
 }
 
 export function eventBridgeClient(): EventBridgeClient {
-  return (eventBridge ??= new EventBridgeClient({}));
+  return (eventBridge ??= new EventBridgeClient({ requestHandler: awsRequestHandler() }));
 }
 
 /** Forgets cached clients (tests that switch endpoints). */

@@ -238,6 +238,7 @@ async function withIdempotency(
     key,
     route: routeName,
     request_hash: requestHash,
+    claim_id: deps.uuid(),
     status: 'in_progress',
     created_at: now.toISOString(),
     expires_at: Math.ceil((now.getTime() + inProgressMs) / 1000),

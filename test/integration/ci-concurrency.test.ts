@@ -177,7 +177,9 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
     expect(decisions[0].envelope.data).toMatchObject({ ci_batch_id: batchId, decision: 'fail', scenario_coverage_pct: 100, pass_rate: batch.pass_rate });
     const stored = await getDeps().batches.get(svc.projectId, batchId);
     expect(stored).toMatchObject({ status: 'done', decision_published: true, done_hint: expect.any(Number) });
-    expect(stored!.done_hint).toBeLessThanOrEqual(TRACES);
+    // Every marker was counted at least once (a redelivery that finds its marker counts it again, in case the first
+    // count was lost), so the hint cannot stop short of trace_count; the markers, not the hint, gave the counts above.
+    expect(stored!.done_hint).toBeGreaterThanOrEqual(TRACES);
     // Every run ended once, with its own decision stored.
     const completed = new Set(events.filter((e) => e.envelope.event_type === 'run.completed').map((e) => e.envelope.data.run_id));
     for (const rid of sub.body.run_ids) expect(completed.has(rid)).toBe(true);

@@ -3,8 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from '../../functions/cli/admin';
+import { externalStoreEndpoint } from '../helpers/dynalite';
 import { sampleTrace } from '../helpers/fixtures';
 import { startTestService } from '../helpers/local-service';
+
+/** The embedded store's child process exists only with dynalite: a parity run (external store, test/parity) has none. */
+const itWithEmbeddedStore = externalStoreEndpoint() ? it.skip : it;
 
 async function captureStdout(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
   let out = '';
@@ -63,7 +67,7 @@ describe('local runtime', () => {
     }
   });
 
-  it('runs the store in a child process (as rts serve does) and keeps its data across restarts', async () => {
+  itWithEmbeddedStore('runs the store in a child process (as rts serve does) and keeps its data across restarts', async () => {
     const first = await startTestService({ dataDir: dir, inMemory: false, deliverWebhooks: false, storeInChildProcess: true });
     const trace = await first.api('POST', '/v1/traces', sampleTrace());
     expect(trace.status).toBe(201);
@@ -76,7 +80,7 @@ describe('local runtime', () => {
     }
   });
 
-  it('stops what it started when the port is taken, so the data folder can be used again at once', async () => {
+  itWithEmbeddedStore('stops what it started when the port is taken, so the data folder can be used again at once', async () => {
     const a = await startTestService({ deliverWebhooks: false });
     const port = Number(new URL(a.url).port);
     try {

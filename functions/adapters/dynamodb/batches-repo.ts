@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
 import type { BatchesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { doc, isConditionalFailure, queryAll, tableName } from './table';
+import { doc, isConditionalFailure, putOwned, queryAll, tableName } from './table';
 
 /** The publication claim is bookkeeping of this adapter's conditional writes, not part of the batch record. */
 function batchFromItem(item: Record<string, unknown>): CiBatch {
@@ -15,13 +15,16 @@ function batchFromItem(item: Record<string, unknown>): CiBatch {
 /** The BatchesRepo port over the single table (access patterns 14 and 15 of keys.ts). */
 export class DynamoBatchesRepo implements BatchesRepo {
   async create(batch: CiBatch): Promise<void> {
-    await doc().send(
-      new PutCommand({
+    const stored = await putOwned(
+      {
         TableName: tableName(),
         Item: { ...keys.batch(batch.project_id, batch.ci_batch_id), entity: 'ci_batch', ...batch },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+      },
+      // A fresh id: the item under it is this call's own write when the put's answer was lost.
+      (item) => item.created_at === batch.created_at && item.campaign_id === batch.campaign_id,
     );
+    if (!stored) throw new Error(`ci batch ${batch.ci_batch_id} already exists`);
   }
 
   async get(projectId: string, batchId: string): Promise<CiBatch | null> {
@@ -146,13 +149,15 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async putPack(pack: RunPack): Promise<void> {
-    await doc().send(
-      new PutCommand({
+    const stored = await putOwned(
+      {
         TableName: tableName(),
         Item: { ...keys.pack(pack.project_id, pack.pack_id), entity: 'run_pack', ...pack },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+      },
+      (item) => item.created_at === pack.created_at && item.campaign_id === pack.campaign_id,
     );
+    if (!stored) throw new Error(`run-pack ${pack.pack_id} already exists`);
   }
 
   async getPack(projectId: string, packId: string): Promise<RunPack | null> {

@@ -1,4 +1,5 @@
 // Campaigns (META, listed through gsi1) and their eval-set pool: one EVAL#<trace_id> item per registered trace.
+// META keeps the identity (id, name, creation time) and min_scenarios as attributes, the definition as JSON text (packJson).
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../core/campaigns/schema';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
@@ -7,19 +8,22 @@ import { Lru } from './lru';
 
 /** Campaign definitions never change after creation (only min_scenarios does, which the cached view does not serve). */
 const definitions = new Lru<Record<string, unknown>>(1000);
-import { batchWrite, deleteRequest, doc, putRequest, queryAll, queryListing, tableName } from './table';
+import { batchWrite, deleteRequest, doc, packJson, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
 
 export class DynamoCampaignsRepo implements CampaignsRepo {
   async put(projectId: string, c: Campaign): Promise<void> {
-    const { eval_set, ...rest } = c;
+    const { eval_set, campaign_id, name, created_at, ...definition } = c;
     await doc().send(
       new PutCommand({
         TableName: tableName(),
         Item: {
-          ...keys.campaign(projectId, c.campaign_id),
-          ...keys.campaignList(projectId, c.created_at, c.campaign_id),
+          ...keys.campaign(projectId, campaign_id),
+          ...keys.campaignList(projectId, created_at, campaign_id),
           entity: 'campaign',
-          ...rest,
+          campaign_id,
+          name,
+          created_at,
+          definition_json: packJson(definition),
           min_scenarios: eval_set.min_scenarios,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -46,9 +50,10 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     return count;
   }
 
+  /** Items written before packing hold the definition as attributes of their own. */
   private fromItem(item: Record<string, unknown>, traceCount: number): Campaign {
-    const { min_scenarios, ...rest } = stripKeys<Campaign & { min_scenarios?: number }>(item);
-    return { ...rest, eval_set: { trace_count: traceCount, min_scenarios: Number(min_scenarios ?? 0) } };
+    const { min_scenarios, definition_json, ...rest } = stripKeys<Campaign & { min_scenarios?: number; definition_json?: string }>(item);
+    return { ...rest, ...unpackJson(definition_json, {}), eval_set: { trace_count: traceCount, min_scenarios: Number(min_scenarios ?? 0) } };
   }
 
   async get(projectId: string, campaignId: string, opts: { poolCount?: boolean } = {}): Promise<Campaign | null> {

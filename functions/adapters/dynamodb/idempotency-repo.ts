@@ -1,10 +1,10 @@
 // Idempotency records (SPEC section 2): claimed with a conditional put; an in-progress claim expires with the invocation
 // that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion is lazy).
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../../core/json';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { doc, isConditionalFailure, tableName } from './table';
+import { doc, putOwned, tableName } from './table';
 
 export class DynamoIdempotencyRepo implements IdempotencyRepo {
   private key(projectId: string, key: string) {
@@ -14,20 +14,19 @@ export class DynamoIdempotencyRepo implements IdempotencyRepo {
   async claim(rec: IdempotencyRecord): Promise<IdempotencyRecord | null> {
     const Key = this.key(rec.project_id, rec.key);
     const nowS = Math.floor(Date.parse(rec.created_at) / 1000);
-    try {
-      await doc().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...Key, entity: 'idempotency', ...rec },
-          // TTL deletion is lazy: an expired record still present counts as absent.
-          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-          ExpressionAttributeValues: { ':now': nowS },
-        }),
-      );
-      return null;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-    }
+    // A claim whose answer was lost is refused by its own write on the SDK's retry: reading back our claim_id
+    // tells that the key is ours, instead of answering 409 to the request that holds it.
+    const claimed = await putOwned(
+      {
+        TableName: tableName(),
+        Item: { ...Key, entity: 'idempotency', ...rec },
+        // TTL deletion is lazy: an expired record still present counts as absent.
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': nowS },
+      },
+      (stored) => stored.claim_id === rec.claim_id,
+    );
+    if (claimed) return null;
     const res = await doc().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
     if (!res.Item) return this.claim(rec);
     return stripKeys<IdempotencyRecord>({ ...res.Item, expires_at: undefined });

@@ -9,9 +9,9 @@ import { Lru } from './lru';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-import { batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryListing, tableName } from './table';
+import { batchWrite, doc, isConditionalFailure, packJson, putOwned, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
 
-/** Compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
+/** Checks text + compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
 const MAX_ATTEMPT_BLOBS = 350 * 1024;
 
 function runItem(run: Run) {
@@ -33,7 +33,12 @@ function buildUpdate(patch: Record<string, unknown>) {
 
 export class DynamoRunsRepo implements RunsRepo {
   async create(run: Run): Promise<void> {
-    await doc().send(new PutCommand({ TableName: tableName(), Item: runItem(run), ConditionExpression: 'attribute_not_exists(pk)' }));
+    const stored = await putOwned(
+      { TableName: tableName(), Item: runItem(run), ConditionExpression: 'attribute_not_exists(pk)' },
+      // A fresh id: the item under it is this call's own write when the put's answer was lost.
+      (item) => item.created_at === run.created_at && item.trace_id === run.trace_id && item.campaign_id === run.campaign_id,
+    );
+    if (!stored) throw new Error(`run ${run.run_id} already exists`);
   }
 
   async createMany(runs: Run[]): Promise<void> {
@@ -97,12 +102,15 @@ export class DynamoRunsRepo implements RunsRepo {
   }
 
   async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
-    const { transcript, policy_events, security_events, ...score } = attempt;
+    // The checks carry the campaign's criteria (free-form goal arguments): JSON text, like every user-shaped value.
+    const { transcript, policy_events, security_events, checks, ...score } = attempt;
     // Events travel inside the attempt item, compressed: one conditional put stores an attempt and everything it
     // produced atomically, so a re-run after a crash can neither double-write nor leave half an attempt behind.
     const events = gzipSync(Buffer.from(JSON.stringify({ policy: policy_events, security: security_events })));
     const packed = gzipSync(Buffer.from(JSON.stringify(transcript)));
-    const transcriptAttr = packed.length + events.length <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
+    const checksJson = packJson(checks);
+    const blobBytes = packed.length + events.length + Buffer.byteLength(checksJson ?? '');
+    const transcriptAttr = blobBytes <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
     try {
       await doc().send(
         new PutCommand({
@@ -111,6 +119,7 @@ export class DynamoRunsRepo implements RunsRepo {
             ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
             entity: 'attempt',
             ...score,
+            checks_json: checksJson,
             events_gz: events,
             ...transcriptAttr,
             policy_event_count: policy_events.length,
@@ -145,8 +154,15 @@ export class DynamoRunsRepo implements RunsRepo {
       ConsistentRead: true,
     });
     return items.map((i) => {
-      const { transcript_gz, transcript_dropped, events_gz, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
-        AttemptRecord & { transcript_gz?: Uint8Array; transcript_dropped?: boolean; events_gz?: Uint8Array; policy_event_count?: number; security_event_count?: number }
+      const { transcript_gz, transcript_dropped, events_gz, checks_json, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
+        AttemptRecord & {
+          transcript_gz?: Uint8Array;
+          transcript_dropped?: boolean;
+          events_gz?: Uint8Array;
+          checks_json?: string;
+          policy_event_count?: number;
+          security_event_count?: number;
+        }
       >(i);
       const events = events_gz
         ? (JSON.parse(gunzipSync(Buffer.from(events_gz)).toString('utf8')) as { policy: PolicyEvent[]; security: SecurityEvent[] })
@@ -154,6 +170,7 @@ export class DynamoRunsRepo implements RunsRepo {
       const transcript = transcript_gz && opts.transcripts !== false ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
       return {
         ...score,
+        checks: unpackJson(checks_json, score.checks),
         transcript,
         ...(transcript_dropped ? { transcript_dropped: true } : {}),
         policy_events: events.policy,

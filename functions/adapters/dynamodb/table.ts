@@ -1,5 +1,5 @@
 // Shared plumbing for the repositories: the document client, the table name (read lazily), paging and batching helpers.
-import { BatchGetCommand, BatchWriteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type PutCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDocClient } from '../../shared/aws';
 import { requireEnv } from '../../shared/env';
 
@@ -8,6 +8,25 @@ export const tableName = () => requireEnv('TABLE_NAME');
 
 export function isConditionalFailure(err: unknown): boolean {
   return (err as { name?: string })?.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * A conditional put that knows its own write. When the store applies a put but its answer is lost (a dropped
+ * connection, a 500, a timeout), the SDK sends it again and the second try fails its own condition. So after a
+ * conditional failure the item under the key is read back (strongly consistent) and `owned` tells whether it is the
+ * one this call wrote (by a field only this call writes: a fresh id, a token, a creation time): then the put did
+ * happen. Returns true when the item is this call's, false when the condition kept someone else's item.
+ */
+export async function putOwned(input: PutCommandInput & { Item: Record<string, unknown> }, owned: (stored: Record<string, unknown>) => boolean): Promise<boolean> {
+  try {
+    await doc().send(new PutCommand(input));
+    return true;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    const Key = { pk: input.Item.pk, sk: input.Item.sk };
+    const res = await doc().send(new GetCommand({ TableName: input.TableName, Key, ConsistentRead: true }));
+    return res.Item !== undefined && owned(res.Item);
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,6 +42,21 @@ export async function batchWrite(requests: Record<string, unknown>[]): Promise<v
       pending = (out.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
     }
   }
+}
+
+/**
+ * Free-form JSON from users (trace metadata and tool schemas, campaign definitions, the criteria an attempt was scored
+ * by) is stored as its JSON text, not as DynamoDB maps: DynamoDB refuses empty map keys ("Empty attribute name") and
+ * nesting past 32 levels, and the SDK refuses numbers beyond 2^53, all of which JSON allows (dynalite takes the first
+ * two, which only the parity run against DynamoDB Local showed). undefined stays undefined (no attribute).
+ */
+export function packJson(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/** The value of a packed attribute; `legacy` (the native attribute of an item written before packing) when absent. */
+export function unpackJson<T>(packed: unknown, legacy: T): T {
+  return typeof packed === 'string' ? (JSON.parse(packed) as T) : legacy;
 }
 
 export const putRequest = (Item: Record<string, unknown>) => ({ PutRequest: { Item } });

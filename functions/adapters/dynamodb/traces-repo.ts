@@ -1,10 +1,11 @@
 // Traces: a META item (summary, listed through gsi1) plus the gzip-compressed payload split across CHUNK items.
+// The summary's free-form parts (metadata, tool schemas) are kept in META as JSON text (packJson in table.ts).
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
 import type { PageRequest, StorePage, TracesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { batchGet, batchWrite, doc, isConditionalFailure, putRequest, queryAll, queryListing, tableName } from './table';
+import { batchGet, batchWrite, doc, isConditionalFailure, packJson, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
 
 /** Below DynamoDB's 400 KB item limit with room for keys and attributes. */
 const CHUNK_BYTES = 350 * 1024;
@@ -14,6 +15,18 @@ type StoredSummary = TraceSummary & { content_hash: string; chunk_count: number 
 function summaryOf(trace: Trace): TraceSummary {
   const { steps: _steps, ...summary } = trace;
   return summary;
+}
+
+/** The META item's attributes: the summary with metadata and tools as JSON text. */
+function metaAttributes(meta: StoredSummary): Record<string, unknown> {
+  const { metadata, tools, ...rest } = meta;
+  return { ...rest, metadata_json: packJson(metadata), tools_json: packJson(tools) };
+}
+
+/** The summary of a META item (items written before packing hold metadata and tools as maps). */
+function metaFromItem(item: Record<string, unknown>): StoredSummary {
+  const { metadata_json, tools_json, ...rest } = stripKeys<StoredSummary & { metadata_json?: string; tools_json?: string }>(item);
+  return { ...rest, metadata: unpackJson(metadata_json, rest.metadata), tools: unpackJson(tools_json, rest.tools) };
 }
 
 export class DynamoTracesRepo implements TracesRepo {
@@ -34,7 +47,12 @@ export class DynamoTracesRepo implements TracesRepo {
       await doc().send(
         new PutCommand({
           TableName: tableName(),
-          Item: { ...keys.traceMeta(projectId, trace.trace_id), ...keys.traceList(projectId, trace.created_at, trace.trace_id), entity: 'trace', ...meta },
+          Item: {
+            ...keys.traceMeta(projectId, trace.trace_id),
+            ...keys.traceList(projectId, trace.created_at, trace.trace_id),
+            entity: 'trace',
+            ...metaAttributes(meta),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -52,14 +70,14 @@ export class DynamoTracesRepo implements TracesRepo {
       ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk, ':sk': 'META' },
       ConsistentRead: consistent,
     });
-    return items[0] ? stripKeys<StoredSummary>(items[0]) : null;
+    return items[0] ? metaFromItem(items[0]) : null;
   }
 
   async get(projectId: string, traceId: string): Promise<Trace | null> {
     const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk } });
     const metaItem = items.find((i) => i.sk === 'META');
     if (!metaItem) return null;
-    const meta = stripKeys<StoredSummary>(metaItem);
+    const meta = metaFromItem(metaItem);
     const prefix = `${keys.traceChunkPrefix}${meta.content_hash.slice(0, 12)}#`;
     const chunks = items
       .filter((i) => typeof i.sk === 'string' && i.sk.startsWith(prefix))
@@ -88,7 +106,7 @@ export class DynamoTracesRepo implements TracesRepo {
     const res = await queryListing(keys.traceListPk(projectId), page);
     return {
       items: res.items.map((i) => {
-        const { content_hash: _h, chunk_count: _c, ...summary } = stripKeys<StoredSummary>(i);
+        const { content_hash: _h, chunk_count: _c, ...summary } = metaFromItem(i);
         return summary;
       }),
       last: res.last,

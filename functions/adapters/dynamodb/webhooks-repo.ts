@@ -4,7 +4,7 @@ import type { PageRequest, StorePage } from '../../ports';
 import type { WebhookChanges, WebhooksRepo } from '../../core/webhooks/ports';
 import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
-import { doc, isConditionalFailure, queryAll, queryPage, tableName } from './table';
+import { doc, isConditionalFailure, putOwned, queryAll, queryPage, tableName } from './table';
 
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) =>
   b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
@@ -17,13 +17,16 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
    */
   async create(record: WebhookRecord, limit: number): Promise<{ created: boolean }> {
     if ((await this.ranked(record.project_id)).length >= limit) return { created: false };
-    await doc().send(
-      new PutCommand({
+    const stored = await putOwned(
+      {
         TableName: tableName(),
         Item: { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+      },
+      // A fresh id and secret: the item under it is this call's own write when the put's answer was lost.
+      (item) => item.secret === record.secret,
     );
+    if (!stored) throw new Error(`webhook ${record.webhook_id} already exists`);
     const ranked = await this.ranked(record.project_id);
     if (ranked.length > limit && ranked.findIndex((r) => r.webhook_id === record.webhook_id) >= limit) {
       await doc().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(record.project_id, record.webhook_id) }));
@@ -119,20 +122,17 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
     }
   }
 
-  async claimDelivery(webhookId: string, eventId: string, expiresAt: number): Promise<boolean> {
-    try {
-      await doc().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', expires_at: expiresAt },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+  async claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean> {
+    // The claim carries the delivery's id, so a put whose answer was lost (applied, then refused on the SDK's retry)
+    // is still this delivery's claim, and the event is sent instead of being taken for a duplicate and dropped.
+    return putOwned(
+      {
+        TableName: tableName(),
+        Item: { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', delivery_id: deliveryId, expires_at: expiresAt },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+      (stored) => stored.delivery_id === deliveryId,
+    );
   }
 
   async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {

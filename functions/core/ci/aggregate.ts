@@ -80,9 +80,11 @@ async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdi
 
 /**
  * A batch member: its DONE marker is written once (conditional put), then the done hint is bumped (atomic ADD).
- * Whoever sees the hint reach trace_count, or finds its own marker already present (a redelivery, which may follow a
- * crash anywhere below), recomputes the aggregate from the markers (the truth) and, when every run has one, flips the
- * batch to done (conditional). Then the decision is published by whoever holds the publication claim.
+ * Whoever sees the hint reach trace_count recomputes the aggregate from the markers (the truth) and, when every run
+ * has one, flips the batch to done (conditional). Then the decision is published by whoever holds the publication
+ * claim. A marker found already there is counted again (see below), so every marker is counted at least once and the
+ * hint is never short: the delivery whose count completes it always sees it reach trace_count, after every marker
+ * was written. A count too many only makes a few runs recount early.
  */
 async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdict: RunVerdict): Promise<void> {
   const pid = run.project_id;
@@ -96,19 +98,28 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
     error: run.error,
     completed_at: run.completed_at ?? nowIso(deps.clock),
   };
-  if (await deps.batches.putMarker(pid, batchId, marker)) {
+  let batch: CiBatch | null = null;
+  if (!(await deps.batches.putMarker(pid, batchId, marker))) {
+    // The marker is there already: written by an earlier delivery of this run that may have died before counting
+    // it, or by this very call, whose answer was lost (the store applied the put and the SDK's retry met it). Its
+    // count may be missing, and without it the hint would stop one short of trace_count with nobody left to recount:
+    // count it again, unless the batch is done already (then only the decision may be left to publish).
+    batch = await deps.batches.get(pid, batchId);
+    if (!batch) return;
+  }
+  if (batch?.status !== 'done') {
     const counted = await deps.batches.bumpDoneHint(pid, batchId);
     // META is stored before any of its runs, so a missing batch was removed: nothing left to aggregate into.
     if (!counted) return;
     if (counted.done_hint === 1) await deps.batches.markRunning(pid, batchId);
     if (counted.done_hint < counted.trace_count) return;
+    batch = await deps.batches.get(pid, batchId);
+    if (!batch) return;
   }
-  let batch = await deps.batches.get(pid, batchId);
-  if (!batch) return;
   if (batch.status !== 'done') {
     const markers = await deps.batches.listMarkers(pid, batchId);
     const result = aggregateBatch(batch, markers);
-    if (result.decision === 'pending') return; // a run without a marker is still going; its own completion decides
+    if (result.decision === 'pending') return; // a run without a marker is still going; its own count decides
     batch = (await deps.batches.markDone(pid, batchId, result, lastCompletion(markers))) ?? (await deps.batches.get(pid, batchId));
     if (!batch) return;
   }

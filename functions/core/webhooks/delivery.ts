@@ -80,10 +80,10 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
   const projectId = envelope.project_id;
   const webhookId = listed.webhook_id;
   const startedAt = deps.clock.now();
-  const claimed = await deps.webhooks.claimDelivery(webhookId, event.id, epochSeconds(startedAt) + DELIVERY_LOG_TTL_S);
+  const deliveryId = deps.uuid();
+  const claimed = await deps.webhooks.claimDelivery(webhookId, event.id, epochSeconds(startedAt) + DELIVERY_LOG_TTL_S, deliveryId);
   if (!claimed) return { webhook_id: webhookId, outcome: 'duplicate', tries: 0 };
 
-  const deliveryId = deps.uuid();
   const body = deliveryBody(envelope);
   const attempts: DeliveryAttempt[] = [];
   let outcome: DeliveryOutcome = 'failed';

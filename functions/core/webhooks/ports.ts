@@ -26,8 +26,12 @@ export interface WebhooksRepo {
   rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean>;
   /** false when the webhook did not exist. */
   delete(projectId: string, webhookId: string): Promise<boolean>;
-  /** Claims the delivery of one bus event to one webhook; false when it was already claimed (a bus or function retry). */
-  claimDelivery(webhookId: string, eventId: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Claims the delivery of one bus event to one webhook for the delivery `deliveryId`; false when another delivery
+   * holds it (a bus or function retry). A claim the store already holds for this same delivery id answers true: the
+   * store may have applied a claim whose answer was lost.
+   */
+  claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean>;
   /** Appends a delivery log entry that expires at `expiresAt` (epoch seconds). */
   putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void>;
   /** The delivery log, newest first, without entries past `nowEpoch`. */

@@ -105,7 +105,7 @@ describe('DynamoWebhooksRepo reads and changes', () => {
     const repo = new DynamoWebhooksRepo();
 
     await expect(repo.update(PID, 'wh_a', { is_enabled: false, updated_at: 't' })).rejects.toThrow('ProvisionedThroughput');
-    await expect(repo.claimDelivery('wh_a', 'evt', 1)).rejects.toThrow('InternalServerError');
+    await expect(repo.claimDelivery('wh_a', 'evt', 1, 'dlv-1')).rejects.toThrow('InternalServerError');
     await expect(repo.recordFailure(PID, 'wh_a', 't', 'HTTP 500')).rejects.toThrow('ProvisionedThroughput');
   });
 
@@ -124,14 +124,24 @@ describe('DynamoWebhooksRepo reads and changes', () => {
 describe('DynamoWebhooksRepo deliveries', () => {
   it('claims a (webhook, event) pair once: a second claim is refused by the condition', async () => {
     ddb.on(PutCommand).resolvesOnce({}).rejectsOnce(conditional());
+    ddb.on(GetCommand).resolves({ Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 } });
     const repo = new DynamoWebhooksRepo();
 
-    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234)).toBe(true);
-    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234)).toBe(false);
+    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234, 'dlv-1')).toBe(true);
+    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234, 'dlv-2')).toBe(false);
     expect(ddb.commandCalls(PutCommand)[0].args[0].input).toMatchObject({
-      Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', expires_at: 1234 },
+      Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 },
       ConditionExpression: 'attribute_not_exists(pk)',
     });
+    expect(ddb.commandCalls(GetCommand)[0].args[0].input).toMatchObject({ Key: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP' }, ConsistentRead: true });
+  });
+
+  it("keeps a claim whose answer was lost: the retry's conditional failure finds this delivery's own claim", async () => {
+    // The store applied the put, the answer was lost, the SDK's retry was refused by the condition.
+    ddb.on(PutCommand).rejects(conditional());
+    ddb.on(GetCommand).resolves({ Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 } });
+
+    expect(await new DynamoWebhooksRepo().claimDelivery('wh_a', 'evt-1', 1234, 'dlv-1')).toBe(true);
   });
 
   it('records outcomes with updates that touch only status fields and never recreate a deleted webhook', async () => {

@@ -19,6 +19,8 @@ class FakeBatches implements BatchesRepo {
   markers = new Map<string, BatchMarker>();
   /** Throws right after the named write happened (the write stands, the caller dies). */
   crashAfter = new Set<string>();
+  /** The next putMarker stores the marker and answers false: the store applied the put, its answer was lost, and the SDK's retry met that write. */
+  loseNextMarkerAnswer = false;
   flips = 0;
 
   private maybeCrash(point: string) {
@@ -39,6 +41,10 @@ class FakeBatches implements BatchesRepo {
     if (this.markers.has(m.run_id)) return false;
     this.markers.set(m.run_id, structuredClone(m));
     this.maybeCrash('putMarker');
+    if (this.loseNextMarkerAnswer) {
+      this.loseNextMarkerAnswer = false;
+      return false;
+    }
     return true;
   }
   async listMarkers() {
@@ -209,8 +215,9 @@ describe('ciOnTerminal for batch runs', () => {
       const tries = await deliverUntilDone(t.deps, t.run(4));
       expect(tries).toBe(2);
       expect(t.batches.flips).toBe(1);
-      // The hint is only a hint: a crash between marker and ADD leaves it one short, and the markers still decide.
-      const hint = point === 'putMarker' ? 4 : 5;
+      // A crash between marker and ADD is made good by the redelivery, which counts the marker it finds; after the
+      // ADD, that count is one too many (harmless: the hint only tells who recounts, the markers decide).
+      const hint = point === 'bumpDoneHint' ? 6 : 5;
       expect(t.batches.batch).toMatchObject({ status: 'done', decision: 'pass', done_hint: hint, decision_published: true, result: { completed_count: 5, passed_runs: t.runIds } });
       expect(t.decisions()).toHaveLength(1);
       expect(t.decisions()[0].envelope.event_type).toBe('ci.decision.pass');
@@ -224,9 +231,43 @@ describe('ciOnTerminal for batch runs', () => {
     await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // marker stored, hint not bumped
     await ciOnTerminal(t.deps, t.run(2)); // hint 2 < 3: not the one to flip
     expect(t.batches.batch?.status).not.toBe('done');
-    await ciOnTerminal(t.deps, t.run(1)); // the redelivery finds its marker and recounts from the markers
+    await ciOnTerminal(t.deps, t.run(1)); // the redelivery finds its marker, counts it, and recounts from the markers
     expect(t.batches.flips).toBe(1);
-    expect(t.batches.batch?.done_hint).toBe(2);
+    expect(t.batches.batch?.done_hint).toBe(3);
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('is finished when a run died between marker and count and was redelivered before the last run ended', async () => {
+    // Prepare: run 1 stores its marker and dies before counting it.
+    const t = setup(3);
+    await ciOnTerminal(t.deps, t.run(0));
+    t.batches.crashAfter.add('putMarker');
+    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash);
+
+    // Act: its redelivery comes while run 2 is still going, then run 2 ends.
+    await ciOnTerminal(t.deps, t.run(1));
+    expect(t.batches.batch?.status).not.toBe('done');
+    await ciOnTerminal(t.deps, t.run(2));
+
+    // Assess: the redelivery counted the marker, so run 2's count reached trace_count.
+    expect(t.batches.flips).toBe(1);
+    expect(t.batches.batch).toMatchObject({ status: 'done', done_hint: 3, decision_published: true, result: { completed_count: 3 } });
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('is finished when the answer to a marker put was lost (stored, but reported as already there)', async () => {
+    // Prepare
+    const t = setup(3);
+    await ciOnTerminal(t.deps, t.run(0));
+    t.batches.loseNextMarkerAnswer = true;
+
+    // Act: run 1's put is applied but answered as a conditional failure, before run 2 ends.
+    await ciOnTerminal(t.deps, t.run(1));
+    await ciOnTerminal(t.deps, t.run(2));
+
+    // Assess
+    expect(t.batches.flips).toBe(1);
+    expect(t.batches.batch).toMatchObject({ status: 'done', done_hint: 3, decision_published: true, result: { completed_count: 3 } });
     expect(t.decisions()).toHaveLength(1);
   });
 

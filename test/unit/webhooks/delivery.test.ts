@@ -259,9 +259,9 @@ describe('webhook delivery', () => {
     h.hook('wh_a');
     h.hook('wh_b');
     const claim = h.repo.claimDelivery.bind(h.repo);
-    h.repo.claimDelivery = async (id: string, ev: string) => {
+    h.repo.claimDelivery = async (id: string, ev: string, exp: number, delivery: string) => {
       if (id === 'wh_a') throw new Error('InternalServerError');
-      return claim(id, ev);
+      return claim(id, ev, exp, delivery);
     };
 
     await expect(deliverEvent(h.deps, busEvent())).rejects.toThrow(/1 of 2 webhooks not attempted/);

@@ -5,7 +5,8 @@ import type { DeliveryLogEntry, WebhookRecord } from '../../../functions/core/we
 
 export class MemoryWebhooksRepo implements WebhooksRepo {
   readonly hooks = new Map<string, WebhookRecord>();
-  readonly claims = new Set<string>();
+  /** (webhook id/event id) -> the delivery id holding the claim. */
+  readonly claims = new Map<string, string>();
   readonly log: { webhookId: string; entry: DeliveryLogEntry; expiresAt: number }[] = [];
   /** Called before every get(), so a test can change the webhook between tries. */
   onGet?: (webhookId: string, calls: number) => void | Promise<void>;
@@ -49,10 +50,11 @@ export class MemoryWebhooksRepo implements WebhooksRepo {
   async delete(pid: string, id: string) {
     return this.hooks.delete(this.key(pid, id));
   }
-  async claimDelivery(webhookId: string, eventId: string) {
+  async claimDelivery(webhookId: string, eventId: string, _expiresAt: number, deliveryId: string) {
     const k = `${webhookId}/${eventId}`;
-    if (this.claims.has(k)) return false;
-    this.claims.add(k);
+    const holder = this.claims.get(k);
+    if (holder !== undefined) return holder === deliveryId;
+    this.claims.set(k, deliveryId);
     return true;
   }
   async putDelivery(_pid: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number) {
