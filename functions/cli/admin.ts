@@ -6,7 +6,7 @@ import { createKey, createProject } from '../core/auth';
 import { isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
-import { resetAwsClients } from '../shared/aws';
+import { resetAwsClients } from '../adapters/aws';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../local/store';
 
 const USAGE = `Usage:

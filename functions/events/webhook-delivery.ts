@@ -6,7 +6,7 @@ import type { BusEvent } from '../core/events';
 import { newUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { deliverEvent, realSleep, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
-import { allowPrivateTargets } from '../shared/env';
+import { allowPrivateTargets } from '../adapters/env';
 import { logger } from '../shared/logger';
 
 export type WebhookDeliveryHandler = (event: EventBridgeEvent<string, BusEvent>) => Promise<FanoutReport>;

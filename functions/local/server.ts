@@ -8,7 +8,7 @@ import { createProject, hashApiKey } from '../core/auth';
 import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
-import { resetAwsClients } from '../shared/aws';
+import { resetAwsClients } from '../adapters/aws';
 import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';

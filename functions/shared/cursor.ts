@@ -2,8 +2,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../core/errors';
-import { dynamoDocClient } from './aws';
-import { optionalEnv, requireEnv } from './env';
+import { dynamoDocClient } from '../adapters/aws';
+import { optionalEnv, requireEnv } from '../adapters/env';
 
 let keyPromise: Promise<Buffer> | undefined;
 

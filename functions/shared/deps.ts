@@ -11,7 +11,7 @@ import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
 import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
-import { optionalEnv } from './env';
+import { optionalEnv } from '../adapters/env';
 
 let overrides: Partial<Deps> = {};
 let cached: Deps | undefined;

@@ -13,7 +13,7 @@ import { InProcessBus } from '../../functions/local/bus';
 import { InProcessQueue } from '../../functions/local/queue';
 import { ensureTable, startEmbeddedStore } from '../../functions/local/store';
 import type { Deps, RunsRepo } from '../../functions/ports';
-import { dynamoDocClient, resetAwsClients } from '../../functions/shared/aws';
+import { dynamoDocClient, resetAwsClients } from '../../functions/adapters/aws';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { handler as deadLetter } from '../../functions/workers/dead-letter';
 import { handler as replayWorker } from '../../functions/workers/replay-worker';

@@ -1,7 +1,7 @@
 // Shared plumbing for the repositories: the document client, the table name (read lazily), paging and batching helpers.
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type PutCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamoDocClient } from '../../shared/aws';
-import { requireEnv } from '../../shared/env';
+import { dynamoDocClient } from '../aws';
+import { requireEnv } from '../env';
 
 export const doc = () => dynamoDocClient();
 export const tableName = () => requireEnv('TABLE_NAME');

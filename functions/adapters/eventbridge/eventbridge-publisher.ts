@@ -2,8 +2,8 @@
 import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { BusEvent } from '../../core/events';
 import type { EventPublisher } from '../../ports';
-import { eventBridgeClient } from '../../shared/aws';
-import { requireEnv } from '../../shared/env';
+import { eventBridgeClient } from '../aws';
+import { requireEnv } from '../env';
 import { chunk, forEachLimited, retryFailed, type RetryOptions } from '../batch-retry';
 
 /** The `source` of every rts event; the delivery rule matches on it. */

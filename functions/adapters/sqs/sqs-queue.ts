@@ -1,8 +1,8 @@
 // Sends replay jobs to the SQS queue (SendMessageBatch, 10 per call), re-sending only the messages that failed.
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import type { QueuePort, ReplayMessage } from '../../ports';
-import { sqsClient } from '../../shared/aws';
-import { requireEnv } from '../../shared/env';
+import { sqsClient } from '../aws';
+import { requireEnv } from '../env';
 import { chunk, forEachLimited, retryFailed, type RetryOptions } from '../batch-retry';
 
 const MAX_ENTRIES_PER_CALL = 10;

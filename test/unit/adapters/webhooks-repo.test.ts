@@ -4,7 +4,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCom
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoWebhooksRepo } from '../../../functions/adapters/dynamodb/webhooks-repo';
 import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
-import { resetAwsClients } from '../../../functions/shared/aws';
+import { resetAwsClients } from '../../../functions/adapters/aws';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const conditional = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
