@@ -9,6 +9,15 @@ let doc: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let eventBridge: EventBridgeClient | undefined;
 
+/** Applied to every client when it is built: none by default; shared/with-tracing.ts registers X-Ray capture. */
+type ClientHook = <C extends object>(client: C) => C;
+let instrument: ClientHook = (client) => client;
+
+/** Sets the hook applied to clients built from now on (call it at import time, before any client is used). */
+export function instrumentAwsClients(hook: ClientHook): void {
+  instrument = hook;
+}
+
 /** Tries per DynamoDB call (the first included); each failed try is retried with the SDK's back-off. */
 export const AWS_MAX_ATTEMPTS = 5;
 /** Time to open a connection, ms. */
@@ -37,22 +46,23 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
     const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
-    const raw = new DynamoDBClient(
+    const raw = instrument(new DynamoDBClient(
       endpoint
         ? { ...common, endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : common,
-    );
+    ));
+    // The document client sends through the raw client's middleware stack, so capturing the raw client covers both.
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
   }
   return doc;
 }
 
 export function sqsClient(): SQSClient {
-  return (sqs ??= new SQSClient({ requestHandler: awsRequestHandler() }));
+  return (sqs ??= instrument(new SQSClient({ requestHandler: awsRequestHandler() })));
 }
 
 export function eventBridgeClient(): EventBridgeClient {
-  return (eventBridge ??= new EventBridgeClient({ requestHandler: awsRequestHandler() }));
+  return (eventBridge ??= instrument(new EventBridgeClient({ requestHandler: awsRequestHandler() })));
 }
 
 /** Forgets cached clients (tests that switch endpoints). */

@@ -9,15 +9,14 @@ import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
+import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
 import { InProcessQueue } from './queue';
 import { lockDataDir, waitForStoreUnlocked } from './data-lock';
-import { ensureTable, localDynamoClient, startEmbeddedStore, type EmbeddedStore } from './store';
-import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ReplayMessage } from '../ports';
+import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
 
 export interface LocalServiceOptions {
   host?: string;
@@ -73,35 +72,6 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
-/** Runs of every project still queued or running, or ended without their completion published (a scan: local stores are small). */
-async function unfinishedRuns(endpoint: string, tableName: string): Promise<ReplayMessage[]> {
-  const client = localDynamoClient(endpoint);
-  const out: ReplayMessage[] = [];
-  try {
-    let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
-    do {
-      const res = await client.send(
-        new ScanCommand({
-          TableName: tableName,
-          // A terminal run whose completion was not published yet (the service died in between) is unfinished too:
-          // SQS would still hold its message, and its CI batch still waits to count it.
-          FilterExpression: 'entity = :run AND (#s IN (:q, :r) OR attribute_not_exists(completion_published) OR completion_published <> :t)',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':run': { S: 'run' }, ':q': { S: 'queued' }, ':r': { S: 'running' }, ':t': { BOOL: true } },
-          ProjectionExpression: 'project_id, run_id',
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of res.Items ?? []) {
-        if (item.project_id?.S && item.run_id?.S) out.push({ project_id: item.project_id.S, run_id: item.run_id.S });
-      }
-      ExclusiveStartKey = res.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-  } finally {
-    client.destroy();
-  }
-  return out;
-}
 
 /** The bootstrap pair when given, else the pair this folder already holds, else a new project and key. */
 async function bootstrapCredentials(wantedProject: string | undefined, wantedKey: string | undefined): Promise<{ projectId: string; apiKey: string }> {
@@ -209,7 +179,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
 
     // The in-process queue does not survive a stop: runs left queued or running are queued again (the worker resumes
     // them from their stored attempts), as SQS would have kept their messages. After listening: their links need the URL.
-    const resumed = await unfinishedRuns(endpoint, tableName);
+    const resumed = await new DynamoRunsRepo().listUnfinished();
     if (resumed.length) await queue.sendReplay(resumed);
 
     let closed = false;

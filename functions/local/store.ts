@@ -3,8 +3,6 @@ import { fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TABLE_KEYS } from '../../lib/table';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -66,26 +64,4 @@ async function startChildStore(opts: EmbeddedStoreOptions): Promise<EmbeddedStor
   };
 }
 
-export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-}
-
-/** Creates the table if it does not exist yet (idempotent), with TTL enabled like the cloud table. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = localDynamoClient(endpoint);
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (err) {
-    if ((err as Error).name !== 'ResourceNotFoundException') throw err;
-    try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
-    } catch (createErr) {
-      if ((createErr as Error).name !== 'ResourceInUseException') throw createErr;
-    }
-    await client
-      .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true } }))
-      .catch(() => undefined); // dynalite does not implement TTL; expiry is checked on read where it matters
-  } finally {
-    client.destroy();
-  }
-}
+export { ensureTable, localDynamoClient } from '../adapters/dynamodb/table-admin';

@@ -1,9 +1,8 @@
 // Opaque, tamper-evident pagination cursors: the store's last key, bound to the project and the listing, HMAC-signed.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from '../core/errors';
-import { dynamoDocClient } from '../adapters/aws';
-import { optionalEnv, requireEnv } from '../adapters/env';
+import { DynamoConfigRepo } from '../adapters/dynamodb/config-repo';
+import { optionalEnv } from '../adapters/env';
 
 let keyPromise: Promise<Buffer> | undefined;
 
@@ -14,22 +13,7 @@ let keyPromise: Promise<Buffer> | undefined;
 async function cursorKey(): Promise<Buffer> {
   const fromEnv = optionalEnv('RTS_CURSOR_SECRET');
   if (fromEnv) return Buffer.from(fromEnv, 'utf8');
-  keyPromise ??= (async () => {
-    const doc = dynamoDocClient();
-    const TableName = requireEnv('TABLE_NAME');
-    const Key = { pk: 'CONFIG#cursor', sk: 'CONFIG' };
-    const found = await doc.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
-    if (found.Item?.secret) return Buffer.from(String(found.Item.secret), 'base64');
-    const secret = randomBytes(32).toString('base64');
-    try {
-      await doc.send(new PutCommand({ TableName, Item: { ...Key, secret }, ConditionExpression: 'attribute_not_exists(pk)' }));
-      return Buffer.from(secret, 'base64');
-    } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-      const again = await doc.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
-      return Buffer.from(String(again.Item?.secret), 'base64');
-    }
-  })().catch((err) => {
+  keyPromise ??= new DynamoConfigRepo().cursorSecret().catch((err) => {
     keyPromise = undefined;
     throw err;
   });

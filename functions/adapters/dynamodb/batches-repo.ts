@@ -1,10 +1,9 @@
 // CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition) and run-packs.
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
 import type { BatchesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { doc, isConditionalFailure, putOwned, queryAll, tableName } from './table';
+import { getItem, putNew, queryAll, updateExisting, updateIf } from './table';
 
 /** The publication claim is bookkeeping of this adapter's conditional writes, not part of the batch record. */
 function batchFromItem(item: Record<string, unknown>): CiBatch {
@@ -15,12 +14,8 @@ function batchFromItem(item: Record<string, unknown>): CiBatch {
 /** The BatchesRepo port over the single table (access patterns 14 and 15 of keys.ts). */
 export class DynamoBatchesRepo implements BatchesRepo {
   async create(batch: CiBatch): Promise<void> {
-    const stored = await putOwned(
-      {
-        TableName: tableName(),
-        Item: { ...keys.batch(batch.project_id, batch.ci_batch_id), entity: 'ci_batch', ...batch },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+    const stored = await putNew(
+      { ...keys.batch(batch.project_id, batch.ci_batch_id), entity: 'ci_batch', ...batch },
       // A fresh id: the item under it is this call's own write when the put's answer was lost.
       (item) => item.created_at === batch.created_at && item.campaign_id === batch.campaign_id,
     );
@@ -28,24 +23,12 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async get(projectId: string, batchId: string): Promise<CiBatch | null> {
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.batch(projectId, batchId), ConsistentRead: true }));
-    return res.Item ? batchFromItem(res.Item) : null;
+    const item = await getItem(keys.batch(projectId, batchId), true);
+    return item ? batchFromItem(item) : null;
   }
 
   async putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean> {
-    try {
-      await doc().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...keys.batchDone(projectId, batchId, marker.run_id), entity: 'ci_batch_done', ...marker },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+    return putNew({ ...keys.batchDone(projectId, batchId, marker.run_id), entity: 'ci_batch_done', ...marker });
   }
 
   async listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]> {
@@ -58,110 +41,68 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null> {
-    try {
-      const res = await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.batch(projectId, batchId),
-          // `SET trace_count = trace_count` changes nothing; it makes UPDATED_NEW return trace_count with the hint,
-          // which saves the caller a read without returning the whole item (run_ids hold up to 1,000 ids).
-          UpdateExpression: 'ADD done_hint :one SET trace_count = trace_count',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return { done_hint: Number(res.Attributes?.done_hint ?? 0), trace_count: Number(res.Attributes?.trace_count ?? 0) };
-    } catch (err) {
-      if (isConditionalFailure(err)) return null;
-      throw err;
-    }
+    const updated = await updateExisting({
+      Key: keys.batch(projectId, batchId),
+      // `SET trace_count = trace_count` changes nothing; it makes UPDATED_NEW return trace_count with the hint,
+      // which saves the caller a read without returning the whole item (run_ids hold up to 1,000 ids).
+      UpdateExpression: 'ADD done_hint :one SET trace_count = trace_count',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    });
+    return updated && { done_hint: Number(updated.done_hint ?? 0), trace_count: Number(updated.trace_count ?? 0) };
   }
 
   async markRunning(projectId: string, batchId: string): Promise<void> {
-    try {
-      await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.batch(projectId, batchId),
-          UpdateExpression: 'SET #status = :running',
-          ConditionExpression: '#status = :queued',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued' },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-    }
+    await updateIf({
+      Key: keys.batch(projectId, batchId),
+      UpdateExpression: 'SET #status = :running',
+      ConditionExpression: '#status = :queued',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued' },
+      ReturnValues: 'NONE',
+    });
   }
 
   async markDone(projectId: string, batchId: string, result: BatchAggregate, completedAt: string): Promise<CiBatch | null> {
-    try {
-      const res = await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.batch(projectId, batchId),
-          UpdateExpression: 'SET #status = :done, decision = :decision, #result = :result, completed_at = :at',
-          ConditionExpression: 'attribute_exists(pk) AND #status <> :done',
-          ExpressionAttributeNames: { '#status': 'status', '#result': 'result' },
-          ExpressionAttributeValues: { ':done': 'done', ':decision': result.decision, ':result': result, ':at': completedAt },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return batchFromItem(res.Attributes as Record<string, unknown>);
-    } catch (err) {
-      if (isConditionalFailure(err)) return null;
-      throw err;
-    }
+    const updated = await updateExisting({
+      Key: keys.batch(projectId, batchId),
+      UpdateExpression: 'SET #status = :done, decision = :decision, #result = :result, completed_at = :at',
+      ConditionExpression: '#status <> :done',
+      ExpressionAttributeNames: { '#status': 'status', '#result': 'result' },
+      ExpressionAttributeValues: { ':done': 'done', ':decision': result.decision, ':result': result, ':at': completedAt },
+    });
+    return updated && batchFromItem(updated);
   }
 
   async claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean> {
-    try {
-      await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.batch(projectId, batchId),
-          UpdateExpression: 'SET decision_claim = :me, decision_claim_until = :until',
-          ConditionExpression:
-            '#status = :done AND decision_published = :false AND ' +
-            '(attribute_not_exists(decision_claim) OR decision_claim = :me OR decision_claim_until < :now)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':me': claimant, ':until': nowMs + leaseMs, ':now': nowMs, ':done': 'done', ':false': false },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+    const claimed = await updateIf({
+      Key: keys.batch(projectId, batchId),
+      UpdateExpression: 'SET decision_claim = :me, decision_claim_until = :until',
+      ConditionExpression:
+        '#status = :done AND decision_published = :false AND ' +
+        '(attribute_not_exists(decision_claim) OR decision_claim = :me OR decision_claim_until < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':me': claimant, ':until': nowMs + leaseMs, ':now': nowMs, ':done': 'done', ':false': false },
+      ReturnValues: 'NONE',
+    });
+    return claimed !== null;
   }
 
   async markDecisionPublished(projectId: string, batchId: string): Promise<void> {
-    await doc().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.batch(projectId, batchId),
-        UpdateExpression: 'SET decision_published = :t',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': true },
-      }),
-    );
+    const updated = await updateExisting({ Key: keys.batch(projectId, batchId), UpdateExpression: 'SET decision_published = :t', ExpressionAttributeValues: { ':t': true }, ReturnValues: 'NONE' });
+    if (!updated) throw new Error(`ci batch ${batchId} does not exist`);
   }
 
   async putPack(pack: RunPack): Promise<void> {
-    const stored = await putOwned(
-      {
-        TableName: tableName(),
-        Item: { ...keys.pack(pack.project_id, pack.pack_id), entity: 'run_pack', ...pack },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+    const stored = await putNew(
+      { ...keys.pack(pack.project_id, pack.pack_id), entity: 'run_pack', ...pack },
       (item) => item.created_at === pack.created_at && item.campaign_id === pack.campaign_id,
     );
     if (!stored) throw new Error(`run-pack ${pack.pack_id} already exists`);
   }
 
   async getPack(projectId: string, packId: string): Promise<RunPack | null> {
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.pack(projectId, packId), ConsistentRead: true }));
-    return res.Item ? stripKeys<RunPack>(res.Item) : null;
+    const item = await getItem(keys.pack(projectId, packId), true);
+    return item ? stripKeys<RunPack>(item) : null;
   }
 }

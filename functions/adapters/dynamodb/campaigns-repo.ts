@@ -1,34 +1,34 @@
 // Campaigns (META, listed through gsi1) and their eval-set pool: one EVAL#<trace_id> item per registered trace.
 // META keeps the identity (id, name, creation time) and min_scenarios as attributes, the definition as JSON text (packJson).
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../core/campaigns/schema';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
+import { batchWrite, deleteRequest, doc, getItem, packJson, putNew, putRequest, queryAll, queryListing, tableName, unpackJson, updateExisting } from './table';
 
 /** Campaign definitions never change after creation (only min_scenarios does, which the cached view does not serve). */
 const definitions = new Lru<Record<string, unknown>>(1000);
-import { batchWrite, deleteRequest, doc, packJson, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
 
 export class DynamoCampaignsRepo implements CampaignsRepo {
   async put(projectId: string, c: Campaign): Promise<void> {
     const { eval_set, campaign_id, name, created_at, ...definition } = c;
-    await doc().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.campaign(projectId, campaign_id),
-          ...keys.campaignList(projectId, created_at, campaign_id),
-          entity: 'campaign',
-          campaign_id,
-          name,
-          created_at,
-          definition_json: packJson(definition),
-          min_scenarios: eval_set.min_scenarios,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+    const definition_json = packJson(definition);
+    const stored = await putNew(
+      {
+        ...keys.campaign(projectId, campaign_id),
+        ...keys.campaignList(projectId, created_at, campaign_id),
+        entity: 'campaign',
+        campaign_id,
+        name,
+        created_at,
+        definition_json,
+        min_scenarios: eval_set.min_scenarios,
+      },
+      // A fresh id: the item under it is this call's own write when the put's answer was lost.
+      (item) => item.created_at === created_at && item.definition_json === definition_json,
     );
+    if (!stored) throw new Error(`campaign ${campaign_id} already exists`);
   }
 
   private async countPool(projectId: string, campaignId: string): Promise<number> {
@@ -62,10 +62,10 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
       const hit = definitions.get(cacheKey);
       if (hit) return this.fromItem(hit, 0);
     }
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.campaign(projectId, campaignId) }));
-    if (!res.Item) return null;
-    definitions.set(cacheKey, res.Item);
-    return this.fromItem(res.Item, opts.poolCount === false ? 0 : await this.countPool(projectId, campaignId));
+    const item = await getItem(keys.campaign(projectId, campaignId));
+    if (!item) return null;
+    definitions.set(cacheKey, item);
+    return this.fromItem(item, opts.poolCount === false ? 0 : await this.countPool(projectId, campaignId));
   }
 
   async list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>> {
@@ -99,15 +99,8 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
       ...removed.map((id) => deleteRequest(keys.evalMember(projectId, campaignId, id))),
     ]);
     if (change.min_scenarios !== undefined) {
-      await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.campaign(projectId, campaignId),
-          UpdateExpression: 'SET min_scenarios = :m',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':m': change.min_scenarios },
-        }),
-      );
+      const updated = await updateExisting({ Key: keys.campaign(projectId, campaignId), UpdateExpression: 'SET min_scenarios = :m', ExpressionAttributeValues: { ':m': change.min_scenarios }, ReturnValues: 'NONE' });
+      if (!updated) throw new Error(`campaign ${campaignId} does not exist`);
     }
     const removedSet = new Set(removed);
     const state: EvalSetState = {

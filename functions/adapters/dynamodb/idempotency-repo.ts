@@ -1,10 +1,9 @@
 // Idempotency records (SPEC section 2): claimed with a conditional put; an in-progress claim expires with the invocation
 // that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion is lazy).
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../../core/json';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { doc, putOwned, tableName } from './table';
+import { deleteItem, getItem, putOwned, updateIf } from './table';
 
 export class DynamoIdempotencyRepo implements IdempotencyRepo {
   private key(projectId: string, key: string) {
@@ -18,7 +17,6 @@ export class DynamoIdempotencyRepo implements IdempotencyRepo {
     // tells that the key is ours, instead of answering 409 to the request that holds it.
     const claimed = await putOwned(
       {
-        TableName: tableName(),
         Item: { ...Key, entity: 'idempotency', ...rec },
         // TTL deletion is lazy: an expired record still present counts as absent.
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
@@ -27,24 +25,22 @@ export class DynamoIdempotencyRepo implements IdempotencyRepo {
       (stored) => stored.claim_id === rec.claim_id,
     );
     if (claimed) return null;
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
-    if (!res.Item) return this.claim(rec);
-    return stripKeys<IdempotencyRecord>({ ...res.Item, expires_at: undefined });
+    const stored = await getItem(Key, true);
+    if (!stored) return this.claim(rec);
+    return stripKeys<IdempotencyRecord>({ ...stored, expires_at: undefined });
   }
 
   async complete(projectId: string, key: string, status: number, body: string, expiresAt: number): Promise<void> {
-    await doc().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: this.key(projectId, key),
-        UpdateExpression: 'SET #s = :done, response_status = :st, response_body = :b, expires_at = :exp',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':done': 'done', ':st': status, ':b': body, ':exp': expiresAt },
-      }),
-    );
+    await updateIf({
+      Key: this.key(projectId, key),
+      UpdateExpression: 'SET #s = :done, response_status = :st, response_body = :b, expires_at = :exp',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':done': 'done', ':st': status, ':b': body, ':exp': expiresAt },
+      ReturnValues: 'NONE',
+    });
   }
 
   async release(projectId: string, key: string): Promise<void> {
-    await doc().send(new DeleteCommand({ TableName: tableName(), Key: this.key(projectId, key) }));
+    await deleteItem(this.key(projectId, key));
   }
 }

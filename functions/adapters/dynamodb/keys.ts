@@ -5,7 +5,7 @@
 //  1. API key by hash (authorizer)            pk=APIKEY#<sha256>            sk=APIKEY
 //  2. project by id                           pk=PROJECT#<pid>              sk=PROJECT
 //  3. key by id within a project (revoke)     pk=PROJECT#<pid>              sk=KEY#<key_id>
-//  4. trace meta / chunks                     pk=TRACE#<pid>#<tid>          sk=META | CHUNK#<nnnn>
+//  4. trace meta / chunks of one content     pk=TRACE#<pid>#<tid>          sk=META | CHUNK#<content hash, 12 hex>#<nnnn>
 //  5. traces of a project, newest first       gsi1pk=TRACES#<pid>           gsi1sk=<created_at>#<tid>
 //  6. campaign                                pk=CAMPAIGN#<pid>#<cid>       sk=META
 //  7. eval-set pool of a campaign             pk=CAMPAIGN#<pid>#<cid>       sk=EVAL#<tid>
@@ -20,6 +20,7 @@
 // 17. webhooks of a project                   pk=WEBHOOKS#<pid>             sk=WH#<webhook_id>
 // 18. delivery log of a webhook (TTL 7 days)  pk=WHLOG#<pid>#<webhook_id>   sk=DLV#<created_at>#<delivery_id>
 // 19. delivery dedup per bus event (TTL)      pk=WHDEDUP#<webhook_id>#<event id> sk=DEDUP
+// 20. deployment-wide settings (cursor key)  pk=CONFIG#<name>               sk=CONFIG
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -29,8 +30,9 @@ export const keys = {
   projectKey: (pid: string, keyId: string) => ({ pk: `PROJECT#${pid}`, sk: `KEY#${keyId}` }),
 
   traceMeta: (pid: string, tid: string) => ({ pk: `TRACE#${pid}#${tid}`, sk: 'META' }),
-  traceChunk: (pid: string, tid: string, n: number) => ({ pk: `TRACE#${pid}#${tid}`, sk: `CHUNK#${pad(n, 4)}` }),
-  traceChunkPrefix: 'CHUNK#',
+  /** Chunks carry their content's hash, so an upload of other content under the same id never overwrites them. */
+  traceChunk: (pid: string, tid: string, contentHash: string, n: number) => ({ pk: `TRACE#${pid}#${tid}`, sk: `CHUNK#${contentHash.slice(0, 12)}#${pad(n, 4)}` }),
+  traceChunkPrefix: (contentHash: string) => `CHUNK#${contentHash.slice(0, 12)}#`,
   traceList: (pid: string, createdAt: string, tid: string) => ({ gsi1pk: `TRACES#${pid}`, gsi1sk: `${createdAt}#${tid}` }),
   traceListPk: (pid: string) => `TRACES#${pid}`,
 
@@ -59,6 +61,8 @@ export const keys = {
   delivery: (pid: string, whId: string, createdAt: string, deliveryId: string) => ({ pk: `WHLOG#${pid}#${whId}`, sk: `DLV#${createdAt}#${deliveryId}` }),
   deliveriesPk: (pid: string, whId: string) => `WHLOG#${pid}#${whId}`,
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
+
+  config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
 } as const;
 
 /** Attributes that are storage plumbing and never leave the adapter. */

@@ -1,15 +1,14 @@
 // Runs: META (listed through gsi1) and one ATTEMPT item per finished attempt, holding its score, its policy and
 // security events and its transcript (both gzip-compressed): one conditional put stores an attempt exactly once.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '../../core/runs/types';
-import type { PageRequest, RunFilter, RunsRepo, StorePage } from '../../ports';
+import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
+import { batchWrite, getItem, packJson, putNew, putRequest, queryAll, queryListing, scanAll, unpackJson, updateExisting } from './table';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-import { batchWrite, doc, isConditionalFailure, packJson, putOwned, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
 
 /** Checks text + compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
 const MAX_ATTEMPT_BLOBS = 350 * 1024;
@@ -33,8 +32,8 @@ function buildUpdate(patch: Record<string, unknown>) {
 
 export class DynamoRunsRepo implements RunsRepo {
   async create(run: Run): Promise<void> {
-    const stored = await putOwned(
-      { TableName: tableName(), Item: runItem(run), ConditionExpression: 'attribute_not_exists(pk)' },
+    const stored = await putNew(
+      runItem(run),
       // A fresh id: the item under it is this call's own write when the put's answer was lost.
       (item) => item.created_at === run.created_at && item.trace_id === run.trace_id && item.campaign_id === run.campaign_id,
     );
@@ -46,8 +45,8 @@ export class DynamoRunsRepo implements RunsRepo {
   }
 
   async get(projectId: string, runId: string): Promise<Run | null> {
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.run(projectId, runId), ConsistentRead: true }));
-    return res.Item ? stripKeys<Run>(res.Item) : null;
+    const item = await getItem(keys.run(projectId, runId), true);
+    return item ? stripKeys<Run>(item) : null;
   }
 
   async list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>> {
@@ -67,38 +66,21 @@ export class DynamoRunsRepo implements RunsRepo {
   async transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null> {
     const u = buildUpdate(patch as Record<string, unknown>);
     const fromValues = Object.fromEntries(from.map((s, i) => [`:from${i}`, s]));
-    try {
-      const res = await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.run(projectId, runId),
-          UpdateExpression: u.expr,
-          ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(fromValues).join(', ')})`,
-          ExpressionAttributeNames: { ...u.names, '#status': 'status' },
-          ExpressionAttributeValues: { ...u.values, ...fromValues },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<Run>(res.Attributes as Record<string, unknown>);
-    } catch (err) {
-      if (isConditionalFailure(err)) return null;
-      throw err;
-    }
+    const updated = await updateExisting({
+      Key: keys.run(projectId, runId),
+      UpdateExpression: u.expr,
+      ConditionExpression: `#status IN (${Object.keys(fromValues).join(', ')})`,
+      ExpressionAttributeNames: { ...u.names, '#status': 'status' },
+      ExpressionAttributeValues: { ...u.values, ...fromValues },
+    });
+    return updated && stripKeys<Run>(updated);
   }
 
   async update(projectId: string, runId: string, patch: Partial<Run>): Promise<void> {
     const u = buildUpdate(patch as Record<string, unknown>);
     if (Object.keys(u.names).length === 0) return;
-    await doc().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.run(projectId, runId),
-        UpdateExpression: u.expr,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: u.names,
-        ExpressionAttributeValues: u.values,
-      }),
-    );
+    const updated = await updateExisting({ Key: keys.run(projectId, runId), UpdateExpression: u.expr, ExpressionAttributeNames: u.names, ExpressionAttributeValues: u.values, ReturnValues: 'NONE' });
+    if (!updated) throw new Error(`run ${runId} does not exist`);
   }
 
   async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
@@ -111,28 +93,17 @@ export class DynamoRunsRepo implements RunsRepo {
     const checksJson = packJson(checks);
     const blobBytes = packed.length + events.length + Buffer.byteLength(checksJson ?? '');
     const transcriptAttr = blobBytes <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
-    try {
-      await doc().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
-            entity: 'attempt',
-            ...score,
-            checks_json: checksJson,
-            events_gz: events,
-            ...transcriptAttr,
-            policy_event_count: policy_events.length,
-            security_event_count: security_events.length,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+    // false when the attempt is already stored (another delivery, or this one's lost answer): the executor re-reads.
+    return putNew({
+      ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
+      entity: 'attempt',
+      ...score,
+      checks_json: checksJson,
+      events_gz: events,
+      ...transcriptAttr,
+      policy_event_count: policy_events.length,
+      security_event_count: security_events.length,
+    });
   }
 
   async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean; final?: boolean } = {}): Promise<AttemptRecord[]> {
@@ -198,4 +169,18 @@ export class DynamoRunsRepo implements RunsRepo {
       .sort((x, y) => x.attempt - y.attempt || x.sequence - y.sequence);
   }
 
+  /**
+   * Runs of every project still queued or running, or ended without their completion published (the process died in
+   * between): what a restarted local service must queue again, as SQS would still hold their messages. A table scan:
+   * for the local store only, never called in the cloud.
+   */
+  async listUnfinished(): Promise<ReplayMessage[]> {
+    const items = await scanAll({
+      FilterExpression: 'entity = :run AND (#s IN (:q, :r) OR attribute_not_exists(completion_published) OR completion_published <> :t)',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':run': 'run', ':q': 'queued', ':r': 'running', ':t': true },
+      ProjectionExpression: 'project_id, run_id',
+    });
+    return items.map((i) => ({ project_id: String(i.project_id), run_id: String(i.run_id) }));
+  }
 }

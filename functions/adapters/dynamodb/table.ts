@@ -1,5 +1,18 @@
 // Shared plumbing for the repositories: the document client, the table name (read lazily), paging and batching helpers.
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type PutCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type ScanCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDocClient } from '../aws';
 import { requireEnv } from '../env';
 
@@ -17,16 +30,82 @@ export function isConditionalFailure(err: unknown): boolean {
  * one this call wrote (by a field only this call writes: a fresh id, a token, a creation time): then the put did
  * happen. Returns true when the item is this call's, false when the condition kept someone else's item.
  */
-export async function putOwned(input: PutCommandInput & { Item: Record<string, unknown> }, owned: (stored: Record<string, unknown>) => boolean): Promise<boolean> {
+export async function putOwned(input: PutInput, owned: (stored: Record<string, unknown>) => boolean): Promise<boolean> {
+  if (await putIf(input)) return true;
+  const stored = await getItem({ pk: input.Item.pk, sk: input.Item.sk }, true);
+  return stored !== undefined && owned(stored);
+}
+
+type Item = Record<string, unknown>;
+type PutInput = Omit<PutCommandInput, 'TableName'> & { Item: Item };
+type UpdateInput = Omit<UpdateCommandInput, 'TableName'>;
+
+/** GetItem of one key; `consistent` for a strongly consistent read. */
+export async function getItem(Key: Item, consistent = false): Promise<Item | undefined> {
+  const res = await doc().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: consistent || undefined }));
+  return res.Item;
+}
+
+/** PutItem, unconditional or with the input's condition; false when the condition failed (nothing written). */
+export async function putIf(input: PutInput): Promise<boolean> {
   try {
-    await doc().send(new PutCommand(input));
+    await doc().send(new PutCommand({ TableName: tableName(), ...input }));
     return true;
   } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-    const Key = { pk: input.Item.pk, sk: input.Item.sk };
-    const res = await doc().send(new GetCommand({ TableName: input.TableName, Key, ConsistentRead: true }));
-    return res.Item !== undefined && owned(res.Item);
+    if (isConditionalFailure(err)) return false;
+    throw err;
   }
+}
+
+/**
+ * Creates an item that must not exist yet (`attribute_not_exists(pk)`). With `owned`, a conditional failure caused by
+ * this call's own earlier try (its answer lost, the SDK retried) still counts as written: see putOwned.
+ */
+export function putNew(Item: Item, owned?: (stored: Item) => boolean): Promise<boolean> {
+  const input: PutInput = { Item, ConditionExpression: 'attribute_not_exists(pk)' };
+  return owned ? putOwned(input, owned) : putIf(input);
+}
+
+/** UpdateItem (ALL_NEW by default); null when its condition failed. */
+export async function updateIf(input: UpdateInput): Promise<Item | null> {
+  try {
+    const res = await doc().send(new UpdateCommand({ TableName: tableName(), ReturnValues: 'ALL_NEW', ...input }));
+    return (res.Attributes as Item | undefined) ?? {};
+  } catch (err) {
+    if (isConditionalFailure(err)) return null;
+    throw err;
+  }
+}
+
+/** UpdateItem of an item that must exist (`attribute_exists(pk)`, and the input's own condition if any). */
+export function updateExisting(input: UpdateInput): Promise<Item | null> {
+  const cond = input.ConditionExpression ? `attribute_exists(pk) AND (${input.ConditionExpression})` : 'attribute_exists(pk)';
+  return updateIf({ ...input, ConditionExpression: cond });
+}
+
+/** DeleteItem of one key: true when it existed; with `mustExist` nothing else happens when it did not. */
+export async function deleteItem(Key: Item, mustExist = false): Promise<boolean> {
+  try {
+    const res = await doc().send(
+      new DeleteCommand({ TableName: tableName(), Key, ...(mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : { ReturnValues: 'ALL_OLD' }) }),
+    );
+    return mustExist || res.Attributes !== undefined;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Scans the whole table with a filter (local maintenance only: a deployed table is never scanned). */
+export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const res = await doc().send(new ScanCommand({ TableName: tableName(), ...input, ExclusiveStartKey }));
+    items.push(...((res.Items as Item[]) ?? []));
+    ExclusiveStartKey = res.LastEvaluatedKey as Item | undefined;
+  } while (ExclusiveStartKey);
+  return items;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,11 +1,10 @@
 // Traces: a META item (summary, listed through gsi1) plus the gzip-compressed payload split across CHUNK items.
 // The summary's free-form parts (metadata, tool schemas) are kept in META as JSON text (packJson in table.ts).
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
 import type { PageRequest, StorePage, TracesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { batchGet, batchWrite, doc, isConditionalFailure, packJson, putRequest, queryAll, queryListing, tableName, unpackJson } from './table';
+import { batchGet, batchWrite, packJson, putNew, putRequest, queryAll, queryListing, unpackJson } from './table';
 
 /** Below DynamoDB's 400 KB item limit with room for keys and attributes. */
 const CHUNK_BYTES = 350 * 1024;
@@ -34,34 +33,18 @@ export class DynamoTracesRepo implements TracesRepo {
     const payload = gzipSync(Buffer.from(JSON.stringify(trace.steps)), { level: 6 });
     const chunks: Buffer[] = [];
     for (let i = 0; i < payload.length; i += CHUNK_BYTES) chunks.push(payload.subarray(i, i + CHUNK_BYTES));
-    const hashTag = contentHash.slice(0, 12);
     // Chunks go first and carry the content hash in their key, so a concurrent upload of other content under
     // the same id can never overwrite the chunks of the committed version; META is the commit record.
-    await batchWrite(
-      chunks.map((data, n) =>
-        putRequest({ pk: keys.traceChunk(projectId, trace.trace_id, n).pk, sk: `${keys.traceChunkPrefix}${hashTag}#${String(n).padStart(4, '0')}`, data }),
-      ),
-    );
+    await batchWrite(chunks.map((data, n) => putRequest({ ...keys.traceChunk(projectId, trace.trace_id, contentHash, n), data })));
     const meta: StoredSummary = { ...summaryOf(trace), content_hash: contentHash, chunk_count: chunks.length };
-    try {
-      await doc().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...keys.traceMeta(projectId, trace.trace_id),
-            ...keys.traceList(projectId, trace.created_at, trace.trace_id),
-            entity: 'trace',
-            ...metaAttributes(meta),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return { created: true };
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      const existing = await this.getMeta(projectId, trace.trace_id, true);
-      return { created: false, existing: existing ?? undefined };
-    }
+    const created = await putNew(
+      { ...keys.traceMeta(projectId, trace.trace_id), ...keys.traceList(projectId, trace.created_at, trace.trace_id), entity: 'trace', ...metaAttributes(meta) },
+      // This upload's own META whose answer was lost: same content, same creation time.
+      (stored) => stored.content_hash === contentHash && stored.created_at === trace.created_at,
+    );
+    if (created) return { created: true };
+    const existing = await this.getMeta(projectId, trace.trace_id, true);
+    return { created: false, existing: existing ?? undefined };
   }
 
   private async getMeta(projectId: string, traceId: string, consistent = false): Promise<StoredSummary | null> {
@@ -78,7 +61,7 @@ export class DynamoTracesRepo implements TracesRepo {
     const metaItem = items.find((i) => i.sk === 'META');
     if (!metaItem) return null;
     const meta = metaFromItem(metaItem);
-    const prefix = `${keys.traceChunkPrefix}${meta.content_hash.slice(0, 12)}#`;
+    const prefix = keys.traceChunkPrefix(meta.content_hash);
     const chunks = items
       .filter((i) => typeof i.sk === 'string' && i.sk.startsWith(prefix))
       .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))

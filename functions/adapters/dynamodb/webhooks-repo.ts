@@ -1,10 +1,9 @@
 // Webhooks, their delivery log (TTL 7 days) and per-event delivery claims, in the single table (keys.ts patterns 17-19).
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest, StorePage } from '../../ports';
 import type { WebhookChanges, WebhooksRepo } from '../../core/webhooks/ports';
 import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
-import { doc, isConditionalFailure, putOwned, queryAll, queryPage, tableName } from './table';
+import { deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
 
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) =>
   b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
@@ -17,19 +16,15 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
    */
   async create(record: WebhookRecord, limit: number): Promise<{ created: boolean }> {
     if ((await this.ranked(record.project_id)).length >= limit) return { created: false };
-    const stored = await putOwned(
-      {
-        TableName: tableName(),
-        Item: { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+    const stored = await putNew(
+      { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record },
       // A fresh id and secret: the item under it is this call's own write when the put's answer was lost.
       (item) => item.secret === record.secret,
     );
     if (!stored) throw new Error(`webhook ${record.webhook_id} already exists`);
     const ranked = await this.ranked(record.project_id);
     if (ranked.length > limit && ranked.findIndex((r) => r.webhook_id === record.webhook_id) >= limit) {
-      await doc().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhook(record.project_id, record.webhook_id) }));
+      await deleteItem(keys.webhook(record.project_id, record.webhook_id));
       return { created: false };
     }
     return { created: true };
@@ -49,8 +44,8 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
   }
 
   async get(projectId: string, webhookId: string): Promise<WebhookRecord | null> {
-    const res = await doc().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(projectId, webhookId), ConsistentRead: true }));
-    return res.Item ? stripKeys<WebhookRecord>(res.Item) : null;
+    const item = await getItem(keys.webhook(projectId, webhookId), true);
+    return item ? stripKeys<WebhookRecord>(item) : null;
   }
 
   async listAll(projectId: string): Promise<WebhookRecord[]> {
@@ -87,23 +82,13 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
       values[`:${field}`] = value;
       sets.push(`#${field} = :${field}`);
     }
-    try {
-      const res = await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.webhook(projectId, webhookId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return res.Attributes ? stripKeys<WebhookRecord>(res.Attributes) : null;
-    } catch (err) {
-      if (isConditionalFailure(err)) return null;
-      throw err;
-    }
+    const updated = await updateExisting({
+      Key: keys.webhook(projectId, webhookId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return updated && stripKeys<WebhookRecord>(updated);
   }
 
   async rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean> {
@@ -111,37 +96,20 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
   }
 
   async delete(projectId: string, webhookId: string): Promise<boolean> {
-    try {
-      await doc().send(
-        new DeleteCommand({ TableName: tableName(), Key: keys.webhook(projectId, webhookId), ConditionExpression: 'attribute_exists(pk)' }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+    return deleteItem(keys.webhook(projectId, webhookId), true);
   }
 
   async claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean> {
     // The claim carries the delivery's id, so a put whose answer was lost (applied, then refused on the SDK's retry)
     // is still this delivery's claim, and the event is sent instead of being taken for a duplicate and dropped.
-    return putOwned(
-      {
-        TableName: tableName(),
-        Item: { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', delivery_id: deliveryId, expires_at: expiresAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+    return putNew(
+      { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', delivery_id: deliveryId, expires_at: expiresAt },
       (stored) => stored.delivery_id === deliveryId,
     );
   }
 
   async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {
-    await doc().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt },
-      }),
-    );
+    await putIf({ Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt } });
   }
 
   /** Newest first (the sort key starts with created_at). TTL deletion lags, so expired entries are filtered on read. */
@@ -167,20 +135,6 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
 
   /** An update that only touches the named fields and never recreates a deleted webhook; false when it is gone. */
   private async conditionalUpdate(projectId: string, webhookId: string, expression: string, values: Record<string, unknown>): Promise<boolean> {
-    try {
-      await doc().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.webhook(projectId, webhookId),
-          UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionalFailure(err)) return false;
-      throw err;
-    }
+    return (await updateExisting({ Key: keys.webhook(projectId, webhookId), UpdateExpression: expression, ExpressionAttributeValues: values, ReturnValues: 'NONE' })) !== null;
   }
 }

@@ -19,6 +19,19 @@ export interface GuardedSenderOptions {
   maxResponseBytes?: number;
 }
 
+/** Runs around each send of every guarded sender, e.g. to time it in a trace; `send` performs the request. */
+export type SendWrapper = (req: OutboundRequest, send: () => Promise<OutboundResponse>) => Promise<OutboundResponse>;
+
+let wrapSend: SendWrapper | undefined;
+
+/**
+ * Sets the wrapper of every send, senders built earlier included (shared/with-tracing.ts: an X-Ray subsegment per
+ * request); undefined removes it. None by default.
+ */
+export function wrapGuardedSends(wrapper: SendWrapper | undefined): void {
+  wrapSend = wrapper;
+}
+
 /** Raised inside the socket's lookup so the refusal happens at connect time, on the resolved address. */
 class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED';
@@ -88,7 +101,10 @@ function connectionError(err: unknown): OutboundError {
 export function createGuardedSender(opts: GuardedSenderOptions): HttpSender {
   const agents = agentsFor(opts);
   const cap = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-  return (req) => send(req, opts.allowPrivate, agents, cap);
+  return (req) => {
+    const go = () => send(req, opts.allowPrivate, agents, cap);
+    return wrapSend ? wrapSend(req, go) : go();
+  };
 }
 
 function send(req: OutboundRequest, allowPrivate: boolean, agents: Agents, cap: number): Promise<OutboundResponse> {
