@@ -39,5 +39,8 @@ export function isApiKeyShape(value: unknown): value is string {
   return typeof value === 'string' && /^rts_[0-9A-Za-z]{40}$/.test(value);
 }
 
-/** Webhook secrets: `whsec_` + 32 random bytes, base64url (SPEC section 9). */
-export const newWebhookSecret: IdGenerator = () => `whsec_${randomBytes(32).toString('base64url')}`;
+/**
+ * Webhook secrets: `whsec_` + 32 random bytes in standard base64 with padding (SPEC section 9, the Standard Webhooks
+ * secret format: its libraries load such a secret as it is; base64url's `-` and `_` would make them throw).
+ */
+export const newWebhookSecret: IdGenerator = () => `whsec_${randomBytes(32).toString('base64')}`;

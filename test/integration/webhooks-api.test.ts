@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../helpers/local-service';
 
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 const WEBHOOK_ID = /^wh_[0-9a-z]{24}$/;
-const SECRET = /^whsec_[A-Za-z0-9_-]{43}$/;
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 let svc: TestService;
 const receivers: HttpsReceiver[] = [];

@@ -17,7 +17,7 @@ import type {
 export interface WebhookServiceDeps {
   webhooks: WebhooksRepo;
   clock: Clock;
-  /** Defaults: `wh_` + 24 lowercase alphanumerics, and `whsec_` + 32 random bytes base64url. */
+  /** Defaults: `wh_` + 24 lowercase alphanumerics, and `whsec_` + 32 random bytes in standard base64. */
   newWebhookId?: IdGenerator;
   newSecret?: IdGenerator;
 }
