@@ -1,6 +1,5 @@
 // Webhooks, their delivery log (TTL 7 days) and per-event delivery claims, in the single table (keys.ts patterns 17-19).
-import type { PageRequest, StorePage } from '../../ports';
-import type { WebhookChanges, WebhooksRepo } from '../../core/webhooks/ports';
+import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../ports';
 import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
 import { deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
@@ -8,7 +7,7 @@ import { deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) =>
   b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
-/** The WebhooksRepo of core/webhooks/ports.ts over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
+/** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
 export class DynamoWebhooksRepo implements WebhooksRepo {
   /**
    * No transactions (dynalite has none), so the per-project limit is enforced optimistically: count, write, recount.

@@ -1,7 +1,7 @@
 // Delivers one bus event to every subscribed webhook: dedup claim, signed POST, up to 3 retries, log and status.
 import type { BusEvent } from '../events';
 import { isoMicros, type Clock } from '../time';
-import type { HttpSender } from '../../ports';
+import type { HttpSender, WebhooksRepo } from '../../ports';
 import { recipients, subscribesTo } from './matching';
 import {
   DELIVERY_LOG_TTL_S,
@@ -14,7 +14,6 @@ import {
   isSuccessStatus,
   sendErrorText,
 } from './policy';
-import type { WebhooksRepo } from './ports';
 import type { DeliveryAttempt, DeliveryOutcome, WebhookRecord } from './schema';
 import { SIGNATURE_HEADER, deliveryBody, signPayload } from './signing';
 

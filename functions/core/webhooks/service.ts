@@ -2,9 +2,8 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { isWebhookId, newWebhookId, newWebhookSecret, type IdGenerator } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { PageRequest, StorePage } from '../../ports';
+import type { PageRequest, StorePage, WebhooksRepo } from '../../ports';
 import { epochSeconds } from './policy';
-import type { WebhooksRepo } from './ports';
 import { MAX_WEBHOOKS_PER_PROJECT, toView } from './view';
 import type {
   DeliveryLogEntry,

@@ -1,18 +1,19 @@
 // In-memory fakes and builders for replay engine tests: repos with failure injection, a fixed clock, scripted agents.
 import { readFileSync } from 'node:fs';
+import type { SQSRecord } from 'aws-lambda';
 import { join } from 'node:path';
-import { campaignInputSchema, type Campaign, type CampaignInput } from '../../../functions/core/campaigns/schema';
-import type { BusEvent } from '../../../functions/core/events';
-import type { Clock } from '../../../functions/core/time';
-import { traceInputSchema, type Trace } from '../../../functions/core/traces/schema';
-import type { AttemptRecord, Run, RunStatus } from '../../../functions/core/runs/types';
-import { EMPTY_SUMMARY } from '../../../functions/core/runs/types';
-import type { CampaignsRepo, EventPublisher, HttpSender, ReplayMessage, RunsRepo, TracesRepo } from '../../../functions/ports';
-import type { ExecutorDeps } from '../../../functions/core/replay/executor';
-import { compileRun } from '../../../functions/core/replay/compile';
-import { runAttempt } from '../../../functions/core/replay/attempt';
-import { planAttempts } from '../../../functions/core/replay/plan';
-import type { AgentTarget, AgentToolCall, AgentTurn, ChatMessage, StepRequest } from '../../../functions/core/replay/types';
+import { campaignInputSchema, type Campaign, type CampaignInput } from '../../functions/core/campaigns/schema';
+import type { BusEvent } from '../../functions/core/events';
+import type { Clock } from '../../functions/core/time';
+import { traceInputSchema, type Trace } from '../../functions/core/traces/schema';
+import type { AttemptRecord, Run, RunStatus } from '../../functions/core/runs/types';
+import { EMPTY_SUMMARY } from '../../functions/core/runs/types';
+import type { CampaignsRepo, EventPublisher, HttpSender, ReplayMessage, RunsRepo, TracesRepo } from '../../functions/ports';
+import type { ExecutorDeps } from '../../functions/core/replay/executor';
+import { compileRun } from '../../functions/core/replay/compile';
+import { runAttempt } from '../../functions/core/replay/attempt';
+import { planAttempts } from '../../functions/core/replay/plan';
+import type { AgentTarget, AgentToolCall, AgentTurn, ChatMessage, StepRequest } from '../../functions/core/replay/types';
 
 export const PROJECT_ID = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 export const RUN_ID = '3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f';
@@ -24,7 +25,7 @@ export const fixedClock: Clock = { now: () => new Date(FIXED_ISO) };
 
 /** Loads a trace fixture from test/fixtures/replay and stores it the way the service does. */
 export function loadTrace(name: string): Trace {
-  const raw: unknown = JSON.parse(readFileSync(join(__dirname, '../../fixtures/replay', `${name}.json`), 'utf8'));
+  const raw: unknown = JSON.parse(readFileSync(join(__dirname, '../fixtures/replay', `${name}.json`), 'utf8'));
   const input = traceInputSchema.parse(raw);
   return {
     trace_id: input.trace_id ?? '00000000-0000-4000-8000-000000000000',
@@ -210,3 +211,16 @@ export function makeWorld(campaign: Campaign, trace: Trace = loadTrace('refund-t
   runs.runs.set(RUN_ID, makeRun({ trace_id: trace.trace_id, campaign_id: campaign.campaign_id, ...run }));
   return { deps: { runs, traces, campaigns, events, clock: fixedClock, http: noNetwork }, msg: { project_id: PROJECT_ID, run_id: RUN_ID } };
 }
+
+/** One SQS record carrying `body`, as the replay queue (or its dead-letter queue) delivers it to a worker. */
+export const sqsRecord = (messageId: string, body: string): SQSRecord => ({
+  messageId,
+  receiptHandle: messageId,
+  body,
+  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: 'arn:aws:sqs:local:000000000000:rts-replay',
+  awsRegion: 'local',
+});

@@ -1,5 +1,6 @@
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { makeCampaign, makeWorld, RUN_ID, type FakeWorld } from './fakes';
+// The replay queue's SQS handler: each message's run is executed; unreadable bodies are dropped, failures reported per record.
+import type { Context, SQSEvent } from 'aws-lambda';
+import { makeCampaign, makeWorld, RUN_ID, sqsRecord as record, type FakeWorld } from '../../helpers/replay-fakes';
 
 let world: FakeWorld;
 jest.mock('../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
@@ -8,19 +9,7 @@ jest.mock('../../../functions/shared/with-http', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../functions/workers/replay-worker';
-import { ABANDONED_REASON, handler as deadLetter } from '../../../functions/workers/dead-letter';
 
-const record = (messageId: string, body: string): SQSRecord => ({
-  messageId,
-  receiptHandle: messageId,
-  body,
-  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-  messageAttributes: {},
-  md5OfBody: '',
-  eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:local:000000000000:rts-replay',
-  awsRegion: 'local',
-});
 const context = {} as Context;
 
 describe('replay worker handler', () => {
@@ -50,20 +39,5 @@ describe('replay worker handler', () => {
     // Assess
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'boom' }] });
     expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('completed');
-  });
-});
-
-describe('dead-letter handler', () => {
-  beforeEach(() => {
-    world = makeWorld(makeCampaign({ target: { type: 'recorded' } }));
-  });
-
-  it('marks the run failed as abandoned and publishes run.completed', async () => {
-    // Act
-    const res = await deadLetter({ Records: [record('d1', JSON.stringify(world.msg))] }, context);
-    // Assess
-    expect(res).toEqual({ batchItemFailures: [] });
-    expect(world.deps.runs.runs.get(RUN_ID)).toMatchObject({ status: 'failed', error: ABANDONED_REASON, completion_published: true });
-    expect(world.deps.events.published.map((e) => e.envelope.data.status)).toEqual(['failed']);
   });
 });
