@@ -1,5 +1,7 @@
 // THE route table, pure data: the CDK stack makes one function per row, the local gateway matches requests against it.
 
+import type { RequestSchemaName } from '../functions/core/openapi';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteDef {
@@ -18,6 +20,14 @@ export interface RouteDef {
   bus?: boolean;
   /** Request body limit in bytes (SPEC section 2); default 256 KiB. */
   maxBodyBytes?: number;
+  /** Success status, for the OpenAPI document. */
+  status: number;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** The request body's schema, by its name in the OpenAPI registry (functions/core/openapi.ts). */
+  body?: RequestSchemaName;
+  /** A paginated list (`?limit=&cursor=`). */
+  list?: boolean;
 }
 
 export const KIB = 1024;
@@ -28,38 +38,38 @@ export const TRACE_BODY_LIMIT = 5 * MIB;
 export const ROUTE_TIMEOUT_S = 15;
 
 export const routes: readonly RouteDef[] = [
-  { method: 'GET', path: '/health', handler: 'get-health', auth: false, table: 'read' },
-  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', auth: false, table: 'read' },
+  { method: 'GET', path: '/health', handler: 'get-health', auth: false, table: 'read', status: 200, summary: 'Liveness check (no credentials).' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', auth: false, table: 'read', status: 200, summary: 'This document (no credentials).' },
 
-  { method: 'POST', path: '/v1/traces', handler: 'post-traces', auth: true, table: 'readwrite', bus: true, maxBodyBytes: TRACE_BODY_LIMIT },
-  { method: 'GET', path: '/v1/traces', handler: 'list-traces', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/traces/{trace_id}', handler: 'get-trace', auth: true, table: 'read' },
+  { method: 'POST', path: '/v1/traces', handler: 'post-traces', auth: true, table: 'readwrite', bus: true, maxBodyBytes: TRACE_BODY_LIMIT, status: 201, summary: 'Upload a trace (native format, or an OTLP/JSON export). 201 new, 200 identical re-upload, 409 different content under the same trace_id.', body: 'TraceInput' },
+  { method: 'GET', path: '/v1/traces', handler: 'list-traces', auth: true, table: 'read', status: 200, summary: 'List traces, newest first, without steps.', list: true },
+  { method: 'GET', path: '/v1/traces/{trace_id}', handler: 'get-trace', auth: true, table: 'read', status: 200, summary: 'A stored trace with its metadata.' },
 
-  { method: 'POST', path: '/v1/campaigns', handler: 'post-campaigns', auth: true, table: 'readwrite', bus: true },
-  { method: 'GET', path: '/v1/campaigns', handler: 'list-campaigns', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/campaigns/{campaign_id}', handler: 'get-campaign', auth: true, table: 'read' },
-  { method: 'PATCH', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'patch-eval-set', auth: true, table: 'readwrite' },
-  { method: 'GET', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'get-eval-set', auth: true, table: 'read' },
-  { method: 'POST', path: '/v1/campaigns/{campaign_id}/run-pack', handler: 'post-run-pack', auth: true, table: 'readwrite', queue: true, bus: true },
+  { method: 'POST', path: '/v1/campaigns', handler: 'post-campaigns', auth: true, table: 'readwrite', bus: true, status: 201, summary: 'Create a campaign (target headers and api_key are write-only).', body: 'CampaignInput' },
+  { method: 'GET', path: '/v1/campaigns', handler: 'list-campaigns', auth: true, table: 'read', status: 200, summary: 'List campaigns, newest first.', list: true },
+  { method: 'GET', path: '/v1/campaigns/{campaign_id}', handler: 'get-campaign', auth: true, table: 'read', status: 200, summary: 'A campaign, secrets redacted.' },
+  { method: 'PATCH', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'patch-eval-set', auth: true, table: 'readwrite', status: 200, summary: 'Add/remove eval-set traces (incremental, idempotent) and set min_scenarios.', body: 'EvalSetPatch' },
+  { method: 'GET', path: '/v1/campaigns/{campaign_id}/eval-set', handler: 'get-eval-set', auth: true, table: 'read', status: 200, summary: 'The eval-set pool and min_scenarios.' },
+  { method: 'POST', path: '/v1/campaigns/{campaign_id}/run-pack', handler: 'post-run-pack', auth: true, table: 'readwrite', queue: true, bus: true, status: 202, summary: 'Queue one run per trace (default: the eval-set pool).', body: 'RunPackRequest' },
 
-  { method: 'POST', path: '/v1/runs', handler: 'post-runs', auth: true, table: 'readwrite', queue: true, bus: true },
-  { method: 'GET', path: '/v1/runs', handler: 'list-runs', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/runs/{run_id}', handler: 'get-run', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/runs/{run_id}/attempts', handler: 'get-run-attempts', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/runs/{run_id}/policy-events', handler: 'get-policy-events', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/runs/{run_id}/security-events', handler: 'get-security-events', auth: true, table: 'read' },
+  { method: 'POST', path: '/v1/runs', handler: 'post-runs', auth: true, table: 'readwrite', queue: true, bus: true, status: 202, summary: 'Queue a replay run of one trace against one campaign.', body: 'RunRequest' },
+  { method: 'GET', path: '/v1/runs', handler: 'list-runs', auth: true, table: 'read', status: 200, summary: 'List runs, newest first; filters campaign_id, trace_id, status.', list: true },
+  { method: 'GET', path: '/v1/runs/{run_id}', handler: 'get-run', auth: true, table: 'read', status: 200, summary: 'Run status, summary and scoring context.' },
+  { method: 'GET', path: '/v1/runs/{run_id}/attempts', handler: 'get-run-attempts', auth: true, table: 'read', status: 200, summary: 'Attempts with transcripts and events.' },
+  { method: 'GET', path: '/v1/runs/{run_id}/policy-events', handler: 'get-policy-events', auth: true, table: 'read', status: 200, summary: 'Policy decisions, ordered by attempt then sequence.', list: true },
+  { method: 'GET', path: '/v1/runs/{run_id}/security-events', handler: 'get-security-events', auth: true, table: 'read', status: 200, summary: 'Security events grouped by attempt (every attempt listed).' },
 
-  { method: 'POST', path: '/v1/ci/runs', handler: 'post-ci-runs', auth: true, table: 'readwrite', queue: true, bus: true },
-  { method: 'GET', path: '/v1/ci/runs/{run_id}', handler: 'get-ci-run', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/ci/batch/{batch_id}', handler: 'get-ci-batch', auth: true, table: 'read' },
+  { method: 'POST', path: '/v1/ci/runs', handler: 'post-ci-runs', auth: true, table: 'readwrite', queue: true, bus: true, status: 202, summary: 'Create a CI run, or a batch when the campaign has an eval-set.', body: 'CiRunRequest' },
+  { method: 'GET', path: '/v1/ci/runs/{run_id}', handler: 'get-ci-run', auth: true, table: 'read', status: 200, summary: 'A CI run with its gate decision and dashboard URL.' },
+  { method: 'GET', path: '/v1/ci/batch/{batch_id}', handler: 'get-ci-batch', auth: true, table: 'read', status: 200, summary: 'The aggregated verdict of a CI batch.' },
 
-  { method: 'POST', path: '/v1/webhooks', handler: 'post-webhooks', auth: true, table: 'readwrite' },
-  { method: 'GET', path: '/v1/webhooks', handler: 'list-webhooks', auth: true, table: 'read' },
-  { method: 'GET', path: '/v1/webhooks/{webhook_id}', handler: 'get-webhook', auth: true, table: 'read' },
-  { method: 'PATCH', path: '/v1/webhooks/{webhook_id}', handler: 'patch-webhook', auth: true, table: 'readwrite' },
-  { method: 'DELETE', path: '/v1/webhooks/{webhook_id}', handler: 'delete-webhook', auth: true, table: 'readwrite' },
-  { method: 'POST', path: '/v1/webhooks/{webhook_id}/rotate-secret', handler: 'post-webhook-rotate-secret', auth: true, table: 'readwrite' },
-  { method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', handler: 'get-webhook-deliveries', auth: true, table: 'read' },
+  { method: 'POST', path: '/v1/webhooks', handler: 'post-webhooks', auth: true, table: 'readwrite', status: 201, summary: 'Register a webhook (https only); the secret is returned once.', body: 'WebhookCreate' },
+  { method: 'GET', path: '/v1/webhooks', handler: 'list-webhooks', auth: true, table: 'read', status: 200, summary: 'List webhooks (no secrets).', list: true },
+  { method: 'GET', path: '/v1/webhooks/{webhook_id}', handler: 'get-webhook', auth: true, table: 'read', status: 200, summary: 'A webhook (no secret) with its last delivery status.' },
+  { method: 'PATCH', path: '/v1/webhooks/{webhook_id}', handler: 'patch-webhook', auth: true, table: 'readwrite', status: 200, summary: 'Update url, events, is_enabled (pause/resume) or description.', body: 'WebhookPatch' },
+  { method: 'DELETE', path: '/v1/webhooks/{webhook_id}', handler: 'delete-webhook', auth: true, table: 'readwrite', status: 204, summary: 'Delete a webhook; deliveries stop at once.' },
+  { method: 'POST', path: '/v1/webhooks/{webhook_id}/rotate-secret', handler: 'post-webhook-rotate-secret', auth: true, table: 'readwrite', status: 200, summary: 'Rotate the signing secret; the old one stops signing immediately.' },
+  { method: 'GET', path: '/v1/webhooks/{webhook_id}/deliveries', handler: 'get-webhook-deliveries', auth: true, table: 'read', status: 200, summary: 'Delivery log, newest first, kept 7 days.', list: true },
 ];
 
 /** Handler modules of the non-HTTP functions, for the stack and the handler-export test. */

@@ -1,7 +1,6 @@
 // The OpenAPI 3.1 document, generated from the route table and the same zod schemas the handlers validate with.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
-import { routes } from '../../lib/routes';
 import { campaignInputSchema } from './campaigns/schema';
 import { evalSetPatchSchema } from './campaigns/schema';
 import { ciRunRequestSchema, runPackRequestSchema } from './ci/schema';
@@ -24,43 +23,31 @@ const errorSchema = z
 
 const otlpSchema = z.object({ resourceSpans: z.array(z.unknown()) }).openapi('OtlpExport');
 
-interface RouteDoc {
-  summary: string;
+/** Request body schemas, by the name a route row gives in `body` (lib/routes.ts). */
+const REQUEST_SCHEMAS = {
+  TraceInput: z.union([traceInputSchema, otlpSchema]),
+  CampaignInput: campaignInputSchema,
+  EvalSetPatch: evalSetPatchSchema,
+  RunPackRequest: runPackRequestSchema,
+  RunRequest: runRequestSchema,
+  CiRunRequest: ciRunRequestSchema,
+  WebhookCreate: webhookCreateSchema,
+  WebhookPatch: webhookPatchSchema,
+} satisfies Record<string, ZodType>;
+
+export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;
+
+/** What the document needs of a route: the route table's rows (lib/routes.ts) have this shape. */
+export interface OpenApiRoute {
+  method: string;
+  path: string;
+  handler: string;
+  auth: boolean;
   status: number;
-  request?: ZodType;
-  /** Query parameters documented for list routes. */
+  summary: string;
+  body?: RequestSchemaName;
   list?: boolean;
 }
-
-const docs: Record<string, RouteDoc> = {
-  'get-health': { summary: 'Liveness check (no credentials).', status: 200 },
-  'get-openapi': { summary: 'This document (no credentials).', status: 200 },
-  'post-traces': { summary: 'Upload a trace (native format, or an OTLP/JSON export). 201 new, 200 identical re-upload, 409 different content under the same trace_id.', status: 201, request: z.union([traceInputSchema, otlpSchema]) },
-  'list-traces': { summary: 'List traces, newest first, without steps.', status: 200, list: true },
-  'get-trace': { summary: 'A stored trace with its metadata.', status: 200 },
-  'post-campaigns': { summary: 'Create a campaign (target headers and api_key are write-only).', status: 201, request: campaignInputSchema },
-  'list-campaigns': { summary: 'List campaigns, newest first.', status: 200, list: true },
-  'get-campaign': { summary: 'A campaign, secrets redacted.', status: 200 },
-  'patch-eval-set': { summary: 'Add/remove eval-set traces (incremental, idempotent) and set min_scenarios.', status: 200, request: evalSetPatchSchema },
-  'get-eval-set': { summary: 'The eval-set pool and min_scenarios.', status: 200 },
-  'post-run-pack': { summary: 'Queue one run per trace (default: the eval-set pool).', status: 202, request: runPackRequestSchema },
-  'post-runs': { summary: 'Queue a replay run of one trace against one campaign.', status: 202, request: runRequestSchema },
-  'list-runs': { summary: 'List runs, newest first; filters campaign_id, trace_id, status.', status: 200, list: true },
-  'get-run': { summary: 'Run status, summary and scoring context.', status: 200 },
-  'get-run-attempts': { summary: 'Attempts with transcripts and events.', status: 200 },
-  'get-policy-events': { summary: 'Policy decisions, ordered by attempt then sequence.', status: 200, list: true },
-  'get-security-events': { summary: 'Security events grouped by attempt (every attempt listed).', status: 200 },
-  'post-ci-runs': { summary: 'Create a CI run, or a batch when the campaign has an eval-set.', status: 202, request: ciRunRequestSchema },
-  'get-ci-run': { summary: 'A CI run with its gate decision and dashboard URL.', status: 200 },
-  'get-ci-batch': { summary: 'The aggregated verdict of a CI batch.', status: 200 },
-  'post-webhooks': { summary: 'Register a webhook (https only); the secret is returned once.', status: 201, request: webhookCreateSchema },
-  'list-webhooks': { summary: 'List webhooks (no secrets).', status: 200, list: true },
-  'get-webhook': { summary: 'A webhook (no secret) with its last delivery status.', status: 200 },
-  'patch-webhook': { summary: 'Update url, events, is_enabled (pause/resume) or description.', status: 200, request: webhookPatchSchema },
-  'delete-webhook': { summary: 'Delete a webhook; deliveries stop at once.', status: 204 },
-  'post-webhook-rotate-secret': { summary: 'Rotate the signing secret; the old one stops signing immediately.', status: 200 },
-  'get-webhook-deliveries': { summary: 'Delivery log, newest first, kept 7 days.', status: 200, list: true },
-};
 
 const ERRORS: Record<number, string> = {
   400: 'invalid_json',
@@ -74,18 +61,18 @@ const ERRORS: Record<number, string> = {
   500: 'internal_error',
 };
 
-let cached: unknown;
+const cache = new WeakMap<readonly OpenApiRoute[], unknown>();
 
-/** Builds (once) the OpenAPI 3.1 document for every route of lib/routes.ts. */
-export function openApiDocument(serverUrl?: string): unknown {
+/** Builds (once per route table) the OpenAPI 3.1 document of the given routes (the route table of lib/routes.ts). */
+export function openApiDocument(routes: readonly OpenApiRoute[], serverUrl?: string): unknown {
+  const cached = cache.get(routes);
   if (cached && !serverUrl) return cached;
   const registry = new OpenAPIRegistry();
   registry.register('Error', errorSchema);
   const apiKey = registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   const project = registry.registerComponent('securitySchemes', 'ProjectId', { type: 'apiKey', in: 'header', name: 'X-Project-Id' });
   for (const r of routes) {
-    const doc = docs[r.handler];
-    if (!doc) throw new Error(`no OpenAPI entry for route ${r.method} ${r.path}`);
+    const doc = { ...r, request: r.body ? REQUEST_SCHEMAS[r.body] : undefined };
     const params = [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
     const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {
       [doc.status]: { description: doc.status === 204 ? 'No content' : 'Success' },
@@ -118,6 +105,6 @@ export function openApiDocument(serverUrl?: string): unknown {
     },
     servers: serverUrl ? [{ url: serverUrl }] : [],
   });
-  if (!serverUrl) cached = document;
+  if (!serverUrl) cache.set(routes, document);
   return document;
 }

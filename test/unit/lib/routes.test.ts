@@ -1,9 +1,9 @@
 // The route table drives everything: every row's module exists and exports `handler`, and matching is exact.
 import { join } from 'node:path';
-import { findRoute, matchPath, routes, workerHandlers } from '../../lib/routes';
-import { openApiDocument } from '../../functions/core/openapi';
+import { findRoute, matchPath, routes, workerHandlers } from '../../../lib/routes';
+import { openApiDocument } from '../../../functions/core/openapi';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 
 describe('lib/routes.ts', () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r.handler]))('%s has a handler module exporting handler', (_name, handler) => {
@@ -36,13 +36,13 @@ describe('lib/routes.ts', () => {
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents every route with its method', () => {
-    const doc = openApiDocument() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = openApiDocument(routes) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
     for (const r of routes) expect(doc.paths[r.path]?.[r.method.toLowerCase()]).toBeDefined();
   });
 
   it('takes request bodies from the zod schemas the handlers validate with', () => {
-    const doc = openApiDocument() as any;
+    const doc = openApiDocument(routes) as any;
     const campaign = doc.paths['/v1/campaigns'].post.requestBody.content['application/json'].schema;
     const resolved = campaign.$ref ? doc.components.schemas[campaign.$ref.split('/').pop()] : campaign;
     expect(resolved.properties.target).toBeDefined();
