@@ -13,6 +13,7 @@ import {
   type ScanCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { exponentialDelays, realSleep, tries } from '../../core/retry';
 import { dynamoDocClient } from '../aws';
 import { requireEnv } from '../env';
 
@@ -108,18 +109,19 @@ export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promi
   return items;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits before re-sending what a batch call left unprocessed: 8 more tries, 100 ms doubling to 2 s. */
+const UNPROCESSED_RETRY_DELAYS_MS = exponentialDelays(100, 8, 2000);
 
 /** BatchWrite in chunks of 25, re-sending unprocessed items with back-off until all are written. */
 export async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
   for (let i = 0; i < requests.length; i += 25) {
     let pending: Record<string, unknown>[] = requests.slice(i, i + 25);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error(`BatchWrite left ${pending.length} unprocessed items after retries`);
-      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 2000));
+    for await (const _try of tries(UNPROCESSED_RETRY_DELAYS_MS, realSleep)) {
       const out = await doc().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
       pending = (out.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
+      if (pending.length === 0) break;
     }
+    if (pending.length > 0) throw new Error(`BatchWrite left ${pending.length} unprocessed items after retries`);
   }
 }
 
@@ -146,9 +148,7 @@ export async function batchGet(keysList: Record<string, unknown>[], projection?:
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < keysList.length; i += 100) {
     let pending = keysList.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error(`BatchGet left ${pending.length} unprocessed keys after retries`);
-      if (attempt > 0) await sleep(Math.min(50 * 2 ** attempt, 2000));
+    for await (const _try of tries(UNPROCESSED_RETRY_DELAYS_MS, realSleep)) {
       const res = await doc().send(
         new BatchGetCommand({
           RequestItems: { [tableName()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
@@ -156,7 +156,9 @@ export async function batchGet(keysList: Record<string, unknown>[], projection?:
       );
       out.push(...((res.Responses?.[tableName()] as Record<string, unknown>[] | undefined) ?? []));
       pending = (res.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (pending.length === 0) break;
     }
+    if (pending.length > 0) throw new Error(`BatchGet left ${pending.length} unprocessed keys after retries`);
   }
   return out;
 }

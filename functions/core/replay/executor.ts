@@ -8,7 +8,7 @@ import { nowIso } from '../time';
 import { runAttempt } from './attempt';
 import { compileRun } from './compile';
 import { planAttempts } from './plan';
-import { runBounded } from './pool';
+import { runBounded } from '../concurrency';
 import { computeSummary } from './scoring';
 import { createTarget, type TargetDeps } from './targets';
 import type { AgentTarget, Sleep } from './types';

@@ -53,7 +53,7 @@ export class TargetError extends Error {
 /** Injectable wait, so retry back-off costs nothing in unit tests. */
 export type Sleep = (ms: number) => Promise<void>;
 
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export { realSleep } from '../retry';
 
 /** One attempt of the plan (SPEC 7.1). */
 export interface PlannedAttempt {

@@ -2,6 +2,7 @@
 import type { BusEvent } from '../events';
 import { isoMicros, type Clock } from '../time';
 import type { HttpSender, WebhooksRepo } from '../../ports';
+import { tries } from '../retry';
 import { recipients, subscribesTo } from './matching';
 import {
   DELIVERY_LOG_TTL_S,
@@ -41,8 +42,7 @@ export interface FanoutReport {
   event_type: string;
   results: WebhookDeliveryResult[];
 }
-
-export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { realSleep } from '../retry';
 
 /**
  * Fans one bus event out to the project's enabled, subscribed webhooks, all in parallel so a slow endpoint
@@ -89,8 +89,7 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
   let okStatus = 0;
   let lastSeen: WebhookRecord = listed;
 
-  for (let i = 0; i <= RETRY_DELAYS_MS.length; i++) {
-    if (i > 0) await deps.sleep(RETRY_DELAYS_MS[i - 1]);
+  for await (const i of tries(RETRY_DELAYS_MS, deps.sleep)) {
     // Fresh state for every try: the first uses the strongly consistent listing made for this very event (a few
     // milliseconds old), each retry re-reads, so a rotation signs the next try and a pause or delete stops retries.
     let current: WebhookRecord | null = listed;

@@ -1,5 +1,6 @@
 // The retry rule shared by network targets (SPEC 7.2): three tries, waiting 0.5 s then 1 s; a blocked address is final.
 import { OutboundError } from '../../../ports';
+import { tries } from '../../retry';
 import { TargetError, type Sleep } from '../types';
 
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000];
@@ -13,8 +14,7 @@ export class RetryableFailure extends Error {}
  */
 export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep): Promise<T> {
   let last = '';
-  for (let i = 0; i <= RETRY_DELAYS_MS.length; i++) {
-    if (i > 0) await sleep(RETRY_DELAYS_MS[i - 1]);
+  for await (const _try of tries(RETRY_DELAYS_MS, sleep)) {
     try {
       return await once();
     } catch (err) {
