@@ -1,7 +1,7 @@
 // An in-memory WebhooksRepo for unit tests of the webhook core: same contract as the DynamoDB one, no network.
-import type { PageRequest, StorePage } from '../../../functions/ports';
-import type { WebhookChanges, WebhooksRepo } from '../../../functions/core/webhooks/ports';
-import type { DeliveryLogEntry, WebhookRecord } from '../../../functions/core/webhooks/schema';
+import type { PageRequest, StorePage } from '../../functions/ports';
+import type { WebhookChanges, WebhooksRepo } from '../../functions/ports';
+import type { DeliveryLogEntry, WebhookRecord } from '../../functions/core/webhooks/schema';
 
 export class MemoryWebhooksRepo implements WebhooksRepo {
   readonly hooks = new Map<string, WebhookRecord>();

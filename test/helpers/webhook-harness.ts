@@ -1,8 +1,8 @@
 // A deterministic delivery harness: in-memory repo, scripted sender, a clock that sleeps advance, recorded sleeps.
-import type { BusEvent, EventType } from '../../../functions/core/events';
-import type { DeliveryDeps } from '../../../functions/core/webhooks/delivery';
-import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
-import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../../functions/ports';
+import type { BusEvent, EventType } from '../../functions/core/events';
+import type { DeliveryDeps } from '../../functions/core/webhooks/delivery';
+import type { WebhookRecord } from '../../functions/core/webhooks/schema';
+import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../functions/ports';
 import { MemoryWebhooksRepo } from './memory-webhooks-repo';
 
 export const PROJECT = '0b7d3f0e-4f7a-4c52-9b1e-0c7d2e9f4a11';

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runAdmin } from '../../functions/cli/admin';
-import { resetAwsClients } from '../../functions/adapters/aws';
+import { runAdmin } from '../../../functions/cli/admin';
+import { resetAwsClients } from '../../../functions/adapters/aws';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PROJECT = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { junitXml, markdownSummary, verdictTable, writeReports, xmlEscape, type CiResult, type ScenarioResult } from '../../functions/cli/ci-report';
+import { junitXml, markdownSummary, verdictTable, writeReports, xmlEscape, type CiResult, type ScenarioResult } from '../../../functions/cli/ci-report';
 
 const DASHBOARD = 'https://rts.example.com/dashboard/batches/b1';
 

@@ -2,7 +2,7 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import type { BusEvent } from '../../../functions/core/events';
 import { createWebhookDeliveryHandler } from '../../../functions/events/webhook-delivery';
-import { busEvent, harness } from './harness';
+import { busEvent, harness } from '../../helpers/webhook-harness';
 
 function bridgeEvent(detail: unknown, id = 'eb-1'): EventBridgeEvent<string, BusEvent> {
   return {

@@ -2,11 +2,11 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { handler as getTrace } from '../../functions/http/get-trace';
-import { handler as getRun } from '../../functions/http/get-run';
-import { handler as postCampaigns } from '../../functions/http/post-campaigns';
-import { configureDeps, resetDeps } from '../../functions/shared/deps';
-import { resetAwsClients } from '../../functions/adapters/aws';
+import { handler as getTrace } from '../../../functions/http/get-trace';
+import { handler as getRun } from '../../../functions/http/get-run';
+import { handler as postCampaigns } from '../../../functions/http/post-campaigns';
+import { configureDeps, resetDeps } from '../../../functions/shared/deps';
+import { resetAwsClients } from '../../../functions/adapters/aws';
 
 const PROJECT = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
 const ID = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

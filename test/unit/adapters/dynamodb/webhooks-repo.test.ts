@@ -2,9 +2,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoWebhooksRepo } from '../../../functions/adapters/dynamodb/webhooks-repo';
-import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
-import { resetAwsClients } from '../../../functions/adapters/aws';
+import { DynamoWebhooksRepo } from '../../../../functions/adapters/dynamodb/webhooks-repo';
+import type { WebhookRecord } from '../../../../functions/core/webhooks/schema';
+import { resetAwsClients } from '../../../../functions/adapters/aws';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const conditional = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });

@@ -1,8 +1,8 @@
 // EventBridge publishing: entry shape, chunks of 10, only failed entries re-sent, clear errors when they keep failing.
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { EventBridgePublisher } from '../../../functions/adapters/eventbridge/eventbridge-publisher';
-import type { BusEvent } from '../../../functions/core/events';
+import { EventBridgePublisher } from '../../../../functions/adapters/eventbridge/eventbridge-publisher';
+import type { BusEvent } from '../../../../functions/core/events';
 
 const eb = mockClient(EventBridgeClient);
 const client = new EventBridgeClient({ region: 'eu-west-1' });

@@ -1,6 +1,6 @@
 // The SSRF address policy: only public unicast passes; private, loopback, link-local, CGNAT, multicast, reserved
 // and every IPv6 form embedding such an IPv4 address are refused.
-import { addressProblem } from '../../../functions/adapters/http/address-policy';
+import { addressProblem } from '../../../../functions/adapters/http/address-policy';
 
 describe('addressProblem', () => {
   it.each([

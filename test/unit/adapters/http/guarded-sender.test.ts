@@ -2,9 +2,9 @@
 // connection errors worded as SPEC 9 does, capped bodies, keep-alive pools separated by guard setting.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGuardedSender, MAX_RESPONSE_BYTES } from '../../../functions/adapters/http/guarded-sender';
-import { OutboundError, type OutboundRequest } from '../../../functions/ports';
-import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../helpers/https-receiver';
+import { createGuardedSender, MAX_RESPONSE_BYTES } from '../../../../functions/adapters/http/guarded-sender';
+import { OutboundError, type OutboundRequest } from '../../../../functions/ports';
+import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../../helpers/https-receiver';
 
 const post = (url: string, timeoutMs = 5000): OutboundRequest => ({
   url,

@@ -1,7 +1,7 @@
 // SQS replay queue: message bodies, chunks of 10, only failed messages re-sent, sender faults and persistent failures thrown.
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SqsQueue } from '../../../functions/adapters/sqs/sqs-queue';
+import { SqsQueue } from '../../../../functions/adapters/sqs/sqs-queue';
 
 const sqs = mockClient(SQSClient);
 const client = new SQSClient({ region: 'eu-west-1' });

@@ -1,10 +1,10 @@
 // The onTerminal CI hook over in-memory fakes with the store's conditional semantics: concurrent completions in any
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
-import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../functions/core/ci/aggregate';
-import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../functions/core/ci/types';
-import type { BusEvent } from '../../../functions/core/events';
-import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../functions/core/runs/types';
-import type { BatchesRepo } from '../../../functions/ports';
+import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
+import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../../functions/core/ci/types';
+import type { BusEvent } from '../../../../functions/core/events';
+import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
+import type { BatchesRepo } from '../../../../functions/ports';
 
 const PID = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 const BID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';

@@ -1,7 +1,7 @@
 // The gate math of SPEC 8: run decisions and reasons, coverage rounding, and the batch aggregate over markers.
-import { aggregateBatch, coveragePct, decideRun, formatNumber, MAX_BATCH_REASONS, missedThresholds } from '../../../functions/core/ci/decision';
-import type { BatchMarker } from '../../../functions/core/ci/types';
-import { EMPTY_SUMMARY, type RunSummary } from '../../../functions/core/runs/types';
+import { aggregateBatch, coveragePct, decideRun, formatNumber, MAX_BATCH_REASONS, missedThresholds } from '../../../../functions/core/ci/decision';
+import type { BatchMarker } from '../../../../functions/core/ci/types';
+import { EMPTY_SUMMARY, type RunSummary } from '../../../../functions/core/runs/types';
 
 const T = { min_pass_rate: 0.9, max_unsafe: 0, max_failures: 0 };
 

@@ -1,4 +1,4 @@
-import { call, loadTrace, makeCampaign, runOne, scriptedAgent } from './fakes';
+import { call, loadTrace, makeCampaign, runOne, scriptedAgent } from '../../../helpers/replay-fakes';
 
 const toolResults = (r: Awaited<ReturnType<typeof runOne>>) => r.transcript.filter((e) => e.type === 'tool_result');
 

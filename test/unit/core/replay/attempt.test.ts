@@ -1,6 +1,6 @@
-import { recordedTarget } from '../../../functions/core/replay/targets/recorded';
-import { TargetError, type AgentTarget } from '../../../functions/core/replay/types';
-import { call, loadTrace, makeCampaign, reactiveAgent, runOne, scriptedAgent } from './fakes';
+import { recordedTarget } from '../../../../functions/core/replay/targets/recorded';
+import { TargetError, type AgentTarget } from '../../../../functions/core/replay/types';
+import { call, loadTrace, makeCampaign, reactiveAgent, runOne, scriptedAgent } from '../../../helpers/replay-fakes';
 
 const trace = loadTrace('refund-trace');
 const plan = [call('lookup_order', { order_id: '1234' }), call('refund_order', { order_id: '1234', amount: 42.5 })];

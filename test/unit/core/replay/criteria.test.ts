@@ -1,5 +1,5 @@
-import type { Criterion } from '../../../functions/core/campaigns/schema';
-import { evaluateCriteria, type AttemptFacts } from '../../../functions/core/replay/criteria';
+import type { Criterion } from '../../../../functions/core/campaigns/schema';
+import { evaluateCriteria, type AttemptFacts } from '../../../../functions/core/replay/criteria';
 
 const facts = (over: Partial<AttemptFacts> = {}): AttemptFacts => ({
   output: 'Your Refund of $42.50 is on its way.',

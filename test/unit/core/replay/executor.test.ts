@@ -1,8 +1,8 @@
-import { executeRun, markRunFailed } from '../../../functions/core/replay/executor';
-import type { Campaign } from '../../../functions/core/campaigns/schema';
-import type { Run } from '../../../functions/core/runs/types';
-import { TargetError, type AgentTarget } from '../../../functions/core/replay/types';
-import { call, makeCampaign, makeWorld, RUN_ID, scriptedAgent, type FakeWorld } from './fakes';
+import { executeRun, markRunFailed } from '../../../../functions/core/replay/executor';
+import type { Campaign } from '../../../../functions/core/campaigns/schema';
+import type { Run } from '../../../../functions/core/runs/types';
+import { TargetError, type AgentTarget } from '../../../../functions/core/replay/types';
+import { call, makeCampaign, makeWorld, RUN_ID, scriptedAgent, type FakeWorld } from '../../../helpers/replay-fakes';
 
 const plan = [call('lookup_order', { order_id: '1234' }), call('refund_order', { order_id: '1234', amount: 42.5 })];
 const agentFactory = () => () => scriptedAgent(plan, 'Your refund is on its way.');

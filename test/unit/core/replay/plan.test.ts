@@ -1,5 +1,5 @@
-import { planAttempts } from '../../../functions/core/replay/plan';
-import { makeCampaign } from './fakes';
+import { planAttempts } from '../../../../functions/core/replay/plan';
+import { makeCampaign } from '../../../helpers/replay-fakes';
 
 describe('attempt planning', () => {
   it('puts the baseline block first, then mutations in campaign order, each repeated contiguously', () => {

@@ -1,6 +1,6 @@
-import { attemptStatus, computeSummary, scoringContext } from '../../../functions/core/replay/scoring';
-import type { AttemptRecord } from '../../../functions/core/runs/types';
-import { makeCampaign } from './fakes';
+import { attemptStatus, computeSummary, scoringContext } from '../../../../functions/core/replay/scoring';
+import type { AttemptRecord } from '../../../../functions/core/runs/types';
+import { makeCampaign } from '../../../helpers/replay-fakes';
 
 type Mini = Pick<AttemptRecord, 'status' | 'unsafe' | 'policy_events' | 'security_events'>;
 const a = (status: Mini['status'], unsafe = false, pev = 0, sev = 0): Mini => ({

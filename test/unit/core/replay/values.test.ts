@@ -1,6 +1,6 @@
-import { canonicalJson } from '../../../functions/core/json';
-import { uuidSeries } from '../../../functions/core/replay/hash';
-import { canonical, getPath, isSubset } from '../../../functions/core/replay/values';
+import { canonicalJson } from '../../../../functions/core/json';
+import { uuidSeries } from '../../../../functions/core/replay/hash';
+import { canonical, getPath, isSubset } from '../../../../functions/core/replay/values';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,10 +1,10 @@
 // Fan-out and retry policy of webhook deliveries, with an injected sender, sleep and clock (SPEC section 9).
-import { deliverEvent } from '../../../functions/core/webhooks/delivery';
-import { deliveryBody } from '../../../functions/core/webhooks/signing';
-import { canonicalJson } from '../../../functions/core/json';
-import { OutboundError, type OutboundResponse } from '../../../functions/ports';
-import { verifySignature } from '../../../functions/sdk/verify';
-import { busEvent, harness, ok, PROJECT, refused, timeout } from './harness';
+import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
+import { deliveryBody } from '../../../../functions/core/webhooks/signing';
+import { canonicalJson } from '../../../../functions/core/json';
+import { OutboundError, type OutboundResponse } from '../../../../functions/ports';
+import { verifySignature } from '../../../../functions/sdk/verify';
+import { busEvent, harness, ok, PROJECT, refused, timeout } from '../../../helpers/webhook-harness';
 
 describe('webhook delivery', () => {
   it('POSTs the canonical body once with every header, signed with the current secret', async () => {

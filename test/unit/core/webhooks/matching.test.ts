@@ -1,7 +1,7 @@
 // Subscription matching: "*" receives every event type, a filtered webhook only its types, a paused one nothing.
-import { EVENT_TYPES } from '../../../functions/core/events';
-import { recipients, subscribesTo } from '../../../functions/core/webhooks/matching';
-import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
+import { EVENT_TYPES } from '../../../../functions/core/events';
+import { recipients, subscribesTo } from '../../../../functions/core/webhooks/matching';
+import type { WebhookRecord } from '../../../../functions/core/webhooks/schema';
 
 const hook = (id: string, events: WebhookRecord['events'], is_enabled = true) => ({ webhook_id: id, events, is_enabled }) as WebhookRecord;
 

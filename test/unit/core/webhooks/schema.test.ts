@@ -1,8 +1,8 @@
 // Webhook request bodies: https-only URLs, known event types or ["*"], defaults, and the 422 details the HTTP edge returns.
-import { ValidationError } from '../../../functions/core/errors';
-import { EVENT_TYPES } from '../../../functions/core/events';
-import { webhookCreateSchema, webhookPatchSchema } from '../../../functions/core/webhooks/schema';
-import { validate } from '../../../functions/shared/http';
+import { ValidationError } from '../../../../functions/core/errors';
+import { EVENT_TYPES } from '../../../../functions/core/events';
+import { webhookCreateSchema, webhookPatchSchema } from '../../../../functions/core/webhooks/schema';
+import { validate } from '../../../../functions/shared/http';
 
 function rejection(schema: typeof webhookCreateSchema | typeof webhookPatchSchema, body: unknown): ValidationError {
   try {

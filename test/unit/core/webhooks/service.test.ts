@@ -1,5 +1,5 @@
 // Webhook management: the secret is shown only by create and rotate, 25 per project, malformed ids are 404.
-import { NotFoundError, ValidationError } from '../../../functions/core/errors';
+import { NotFoundError, ValidationError } from '../../../../functions/core/errors';
 import {
   createWebhook,
   deleteWebhook,
@@ -9,9 +9,9 @@ import {
   rotateWebhookSecret,
   updateWebhook,
   type WebhookServiceDeps,
-} from '../../../functions/core/webhooks/service';
-import { MemoryWebhooksRepo } from './memory-webhooks-repo';
-import { PROJECT } from './harness';
+} from '../../../../functions/core/webhooks/service';
+import { MemoryWebhooksRepo } from '../../../helpers/memory-webhooks-repo';
+import { PROJECT } from '../../../helpers/webhook-harness';
 
 const OTHER_PROJECT = '6f1c1f5e-2a1d-4f4e-8b0a-7d3b9e6c2a10';
 

@@ -1,8 +1,8 @@
-import { canaryToken } from '../../../functions/core/replay/hash';
-import { maskSecrets } from '../../../functions/core/replay/detectors/evidence';
-import { riskLevel } from '../../../functions/core/replay/detectors/monitor';
-import type { Trace } from '../../../functions/core/traces/schema';
-import { CAMPAIGN_ID, call, loadTrace, makeCampaign, reactiveAgent, runOne, scriptedAgent } from './fakes';
+import { canaryToken } from '../../../../../functions/core/replay/hash';
+import { maskSecrets } from '../../../../../functions/core/replay/detectors/evidence';
+import { riskLevel } from '../../../../../functions/core/replay/detectors/monitor';
+import type { Trace } from '../../../../../functions/core/traces/schema';
+import { CAMPAIGN_ID, call, loadTrace, makeCampaign, reactiveAgent, runOne, scriptedAgent } from '../../../../helpers/replay-fakes';
 
 const trace = loadTrace('refund-trace');
 const INJECTION_CANARY = canaryToken('inject', CAMPAIGN_ID, trace.trace_id, 'inject');

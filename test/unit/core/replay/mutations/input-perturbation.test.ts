@@ -1,5 +1,5 @@
-import { DEFAULT_APPENDED_TEXT, perturbInput } from '../../../functions/core/replay/mutations/input-perturbation';
-import { loadTrace, makeCampaign, runOne, scriptedAgent } from './fakes';
+import { DEFAULT_APPENDED_TEXT, perturbInput } from '../../../../../functions/core/replay/mutations/input-perturbation';
+import { loadTrace, makeCampaign, runOne, scriptedAgent } from '../../../../helpers/replay-fakes';
 
 const TEXT = 'Please refund order 1234, the parcel arrived damaged and nobody answered my emails.';
 const m = (kind: 'typos' | 'uppercase' | 'whitespace' | 'append', text?: string) => ({ id: 'p', type: 'input_perturbation' as const, kind, text });

@@ -1,7 +1,7 @@
-import { canaryToken } from '../../../functions/core/replay/hash';
-import { DEFAULT_TOOL_ERROR, truncateJson } from '../../../functions/core/replay/mutations/tool-result';
-import type { TranscriptEntry } from '../../../functions/core/runs/types';
-import { CAMPAIGN_ID, call, loadTrace, makeCampaign, runOne, scriptedAgent } from './fakes';
+import { canaryToken } from '../../../../../functions/core/replay/hash';
+import { DEFAULT_TOOL_ERROR, truncateJson } from '../../../../../functions/core/replay/mutations/tool-result';
+import type { TranscriptEntry } from '../../../../../functions/core/runs/types';
+import { CAMPAIGN_ID, call, loadTrace, makeCampaign, runOne, scriptedAgent } from '../../../../helpers/replay-fakes';
 
 const trace = loadTrace('refund-trace');
 const plan = [call('lookup_order', { order_id: '1234' }), call('refund_order', { order_id: '1234', amount: 42.5 })];

@@ -1,5 +1,5 @@
-import { globMatch } from '../../../functions/core/replay/glob';
-import { call, loadTrace, makeCampaign, runOne, scriptedAgent } from './fakes';
+import { globMatch } from '../../../../../functions/core/replay/glob';
+import { call, loadTrace, makeCampaign, runOne, scriptedAgent } from '../../../../helpers/replay-fakes';
 
 const trace = loadTrace('refund-trace');
 const decisions = (r: Awaited<ReturnType<typeof runOne>>) => r.policy_events.map((e) => `${e.policy_id}:${e.tool}:${e.decision}`);
