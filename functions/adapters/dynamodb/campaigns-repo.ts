@@ -83,7 +83,7 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     const meta = items.find((i) => i.sk === 'META');
     const trace_ids = items
       .filter((i) => String(i.sk).startsWith(keys.evalMemberPrefix))
-      .sort((a, b) => String(a.added_at).localeCompare(String(b.added_at)) || String(a.sk).localeCompare(String(b.sk)))
+      .sort((a, b) => String(a.added_at).localeCompare(String(b.added_at)) || Number(a.seq ?? 0) - Number(b.seq ?? 0) || String(a.sk).localeCompare(String(b.sk)))
       .map((i) => String(i.trace_id));
     return { trace_ids, min_scenarios: Number(meta?.min_scenarios ?? 0) };
   }
@@ -95,7 +95,9 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     const removed = [...new Set(change.remove)].filter((id) => present.has(id));
     const at = change.at ?? new Date().toISOString();
     await batchWrite([
-      ...added.map((id) => putRequest({ ...keys.evalMember(projectId, campaignId, id), entity: 'eval_member', trace_id: id, added_at: at })),
+      // `seq` keeps the request's order among the ids added together (they share added_at): reads list the pool as
+      // this call answers it, and CI batches run it in that order.
+      ...added.map((id, seq) => putRequest({ ...keys.evalMember(projectId, campaignId, id), entity: 'eval_member', trace_id: id, added_at: at, seq })),
       ...removed.map((id) => deleteRequest(keys.evalMember(projectId, campaignId, id))),
     ]);
     if (change.min_scenarios !== undefined) {

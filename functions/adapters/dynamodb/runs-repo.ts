@@ -13,6 +13,19 @@ const finalScores = new Lru<AttemptRecord[]>(500);
 /** Checks text + compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
 const MAX_ATTEMPT_BLOBS = 350 * 1024;
 
+/** Outputs above this are stored gzip-compressed; compressed outputs above OUTPUT_MAX_GZ are cut to fit. */
+const OUTPUT_INLINE_MAX = 8 * 1024;
+const OUTPUT_MAX_GZ = 200 * 1024;
+
+function outputAttributes(output: string | null): { output?: string | null; output_gz?: Buffer; output_truncated?: true } {
+  if (output === null || output === undefined || Buffer.byteLength(output) <= OUTPUT_INLINE_MAX) return { output };
+  let gz = gzipSync(Buffer.from(output));
+  if (gz.length <= OUTPUT_MAX_GZ) return { output_gz: gz };
+  // Incompressible and huge: keep the share that fits (each character is at most 4 bytes compressed or not).
+  gz = gzipSync(Buffer.from(output.slice(0, Math.floor(OUTPUT_MAX_GZ / 4))));
+  return { output_gz: gz, output_truncated: true };
+}
+
 function runItem(run: Run) {
   return { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run };
 }
@@ -91,13 +104,18 @@ export class DynamoRunsRepo implements RunsRepo {
     const events = gzipSync(Buffer.from(JSON.stringify({ policy: policy_events, security: security_events })));
     const packed = gzipSync(Buffer.from(JSON.stringify(transcript)));
     const checksJson = packJson(checks);
-    const blobBytes = packed.length + events.length + Buffer.byteLength(checksJson ?? '');
+    // An agent's answer may be up to 1 MiB: a long output is kept compressed, and what still exceeds its share of
+    // the item is cut for display (the criteria have already judged the whole output).
+    const { output, ...rest } = score;
+    const outputAttr = outputAttributes(output);
+    const blobBytes = packed.length + events.length + Buffer.byteLength(checksJson ?? '') + (outputAttr.output_gz?.length ?? 0);
     const transcriptAttr = blobBytes <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
     // false when the attempt is already stored (another delivery, or this one's lost answer): the executor re-reads.
     return putNew({
       ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
       entity: 'attempt',
-      ...score,
+      ...rest,
+      ...outputAttr,
       checks_json: checksJson,
       events_gz: events,
       ...transcriptAttr,
@@ -125,12 +143,13 @@ export class DynamoRunsRepo implements RunsRepo {
       ConsistentRead: true,
     });
     return items.map((i) => {
-      const { transcript_gz, transcript_dropped, events_gz, checks_json, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
+      const { transcript_gz, transcript_dropped, events_gz, checks_json, output_gz, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
         AttemptRecord & {
           transcript_gz?: Uint8Array;
           transcript_dropped?: boolean;
           events_gz?: Uint8Array;
           checks_json?: string;
+          output_gz?: Uint8Array;
           policy_event_count?: number;
           security_event_count?: number;
         }
@@ -141,6 +160,7 @@ export class DynamoRunsRepo implements RunsRepo {
       const transcript = transcript_gz && opts.transcripts !== false ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
       return {
         ...score,
+        ...(output_gz ? { output: gunzipSync(Buffer.from(output_gz)).toString('utf8') } : {}),
         checks: unpackJson(checks_json, score.checks),
         transcript,
         ...(transcript_dropped ? { transcript_dropped: true } : {}),

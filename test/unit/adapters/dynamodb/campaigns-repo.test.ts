@@ -166,11 +166,8 @@ describe('DynamoCampaignsRepo eval-set', () => {
     expect(state).toEqual({ trace_ids: [], min_scenarios: 0 });
   });
 
-  // BUG (low severity, left unfixed on purpose; see the issue 10 test report): the pool order. getEvalSet orders the
-  // pool by added_at, then trace id; traces added by one call share added_at, so a later read lists them by id, while
-  // the state updateEvalSet answers (the PATCH eval-set response) lists them in request order. The same pool then
-  // has two orders (PATCH vs GET and the CI batch's run order). `it.failing` turns red once they agree.
-  it.failing('answers the pool in the order a later read returns it', async () => {
+  // One pool, one order: the PATCH eval-set answer lists new traces as a later read (and the CI batch) will.
+  it('answers the pool in the order a later read returns it', async () => {
     // Prepare
     const { repo, pid, c } = await stored();
     const [low, high] = ['00000000-0000-4000-8000-000000000001', 'ffffffff-ffff-4fff-8fff-ffffffffffff'];
