@@ -1,5 +1,5 @@
 // EventBridge target: signs and delivers each project event to the project's subscribed webhooks.
-import type { EventBridgeEvent } from 'aws-lambda';
+import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
 import { createGuardedSender } from '../adapters/http/guarded-sender';
 import type { BusEvent } from '../core/events';
@@ -7,9 +7,11 @@ import { newUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { deliverEvent, realSleep, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
 import { allowPrivateTargets } from '../adapters/env';
-import { logger } from '../shared/logger';
+import { addLambdaContext, logger } from '../shared/logger';
+import { countMetric, flushMetrics } from '../shared/metrics';
+import '../shared/with-tracing';
 
-export type WebhookDeliveryHandler = (event: EventBridgeEvent<string, BusEvent>) => Promise<FanoutReport>;
+export type WebhookDeliveryHandler = (event: EventBridgeEvent<string, BusEvent>, context?: Context) => Promise<FanoutReport>;
 
 /**
  * Builds the handler around its collaborators (repo, sender, sleep, clock, uuid), so tests can inject them.
@@ -25,6 +27,8 @@ export function createWebhookDeliveryHandler(deps: DeliveryDeps): WebhookDeliver
     }
     const id = typeof detail.id === 'string' && detail.id !== '' ? detail.id : event.id;
     const report = await deliverEvent(deps, { id, envelope });
+    // Duplicates (already delivered for this bus event) and skips (paused or deleted mid-retry) are not deliveries.
+    for (const r of report.results) if (r.outcome === 'succeeded' || r.outcome === 'failed') countMetric('WebhookDeliveries', r.outcome);
     const failed = report.results.filter((r) => r.outcome === 'failed');
     // Failures are worth a line; a routine success is not (it is in the delivery log already).
     if (failed.length > 0) {
@@ -50,7 +54,8 @@ export function configureWebhookDelivery(o: Partial<DeliveryDeps>): void {
 }
 
 /** The Lambda (and local bus) entry point, wired to DynamoDB and the SSRF-guarded sender on first use. */
-export const handler: WebhookDeliveryHandler = (event) => {
+export const handler: WebhookDeliveryHandler = async (event, context) => {
+  addLambdaContext(context);
   real ??= createWebhookDeliveryHandler({
     webhooks: new DynamoWebhooksRepo(),
     send: createGuardedSender({ allowPrivate: allowPrivateTargets() }),
@@ -60,5 +65,9 @@ export const handler: WebhookDeliveryHandler = (event) => {
     logError: (message, extra) => logger.error(message, extra),
     ...overrides,
   });
-  return real(event);
+  try {
+    return await real(event);
+  } finally {
+    flushMetrics();
+  }
 };

@@ -1,9 +1,9 @@
 // The REQUEST Lambda authorizer: X-API-Key + X-Project-Id -> the project id in the context (also the usage identifier).
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authenticate } from '../core/auth';
 import { ServiceUnavailableError, UnauthorizedError } from '../core/errors';
 import { getDeps } from '../shared/deps';
-import { logger } from '../shared/logger';
+import { addLambdaContext, logger } from '../shared/logger';
 
 function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
   if (!headers) return undefined;
@@ -18,7 +18,8 @@ function stageWildcard(methodArn: string): string {
   return `${arnPrefix}/${apiId}/${stage}/*/*`;
 }
 
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
+  addLambdaContext(context);
   try {
     const projectId = await authenticate(getDeps().projects, header(event.headers, 'x-api-key'), header(event.headers, 'x-project-id'));
     return {

@@ -1,10 +1,12 @@
 // In-process stand-in for the EventBridge bus: EventBridge-shaped events to the same delivery handler, retried on failure.
 import { randomUUID } from 'node:crypto';
 import type { Context, EventBridgeEvent } from 'aws-lambda';
+import { createLimiter } from '../core/concurrency';
 import type { BusEvent } from '../core/events';
+import { exponentialDelays, realSleep, tries } from '../core/retry';
 import type { EventPublisher } from '../ports';
 import { logger } from '../shared/logger';
-import { lambdaContext } from './queue';
+import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type BusHandler = (event: EventBridgeEvent<string, BusEvent>, context: Context) => Promise<unknown>;
 
@@ -19,12 +21,14 @@ export interface InProcessBusOptions {
 
 export class InProcessBus implements EventPublisher {
   private inflight = new Set<Promise<void>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
   private listeners: ((e: BusEvent) => void)[] = [];
   private closed = false;
 
-  constructor(private readonly opts: InProcessBusOptions = {}) {}
+  constructor(private readonly opts: InProcessBusOptions = {}) {
+    this.limit = createLimiter(opts.concurrency ?? 8);
+    quietLocalTelemetry();
+  }
 
   /** Observes every published event (tests, the dashboard's live view). */
   onEvent(listener: (e: BusEvent) => void): () => void {
@@ -43,15 +47,8 @@ export class InProcessBus implements EventPublisher {
     }
   }
 
-  private async dispatch(e: BusEvent): Promise<void> {
-    if (this.running >= (this.opts.concurrency ?? 8)) await new Promise<void>((r) => this.waiting.push(r));
-    this.running++;
-    try {
-      await this.deliver(e);
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
+  private dispatch(e: BusEvent): Promise<void> {
+    return this.limit(() => this.deliver(e));
   }
 
   private async deliver(e: BusEvent): Promise<void> {
@@ -66,14 +63,13 @@ export class InProcessBus implements EventPublisher {
       resources: [],
       detail: e,
     };
-    const tries = this.opts.maxTries ?? 3;
-    for (let i = 1; i <= tries; i++) {
+    // Like the rule target's retry policy: the handler again after 400 ms, 800 ms, ...
+    for await (const i of tries(exponentialDelays(400, (this.opts.maxTries ?? 3) - 1), realSleep)) {
       try {
         await this.opts.target!()(event, lambdaContext('rts-webhook-delivery'));
         return;
       } catch (err) {
-        logger.warn('event delivery handler failed', { error: err as Error, try: i });
-        if (i < tries) await new Promise((r) => setTimeout(r, 200 * 2 ** i));
+        logger.warn('event delivery handler failed', { error: err as Error, try: i + 1 });
       }
     }
   }

@@ -17,7 +17,7 @@ import {
 } from '../core/errors';
 import { errorResponse } from '../shared/http';
 import { logger } from '../shared/logger';
-import { lambdaContext } from './queue';
+import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -136,6 +136,7 @@ function routeContext(name: string): Context {
 }
 
 export function createGateway(opts: GatewayOptions = {}): Server {
+  quietLocalTelemetry();
   const authCache = new Map<string, CachedAuth>();
   const ttl = opts.authCacheTtlMs ?? 300_000;
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -196,7 +197,8 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     const method = (req.method ?? 'GET').toUpperCase();
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // A path is never a host: `//v1/traces` stays the path `//v1/traces` (URL would read `v1` as the host).
+    const url = new URL(`http://localhost${(req.url ?? '/').startsWith('/') ? '' : '/'}${req.url ?? '/'}`);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const done = () => opts.onRequest?.({ method, path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
     try {
@@ -264,5 +266,23 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     void handle(req, res);
   });
   server.keepAliveTimeout = 30_000;
+  // Requests Node's parser refuses before any handler runs (headers past its 16 KiB limit, malformed request lines)
+  // still get the one error body, as API Gateway's own responses do, instead of a bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify(
+      errorBody(
+        tooLarge
+          ? new AppError(431, 'request_header_fields_too_large', 'The request line and headers exceed 16 KiB.')
+          : new AppError(400, 'bad_request', 'The request could not be parsed as HTTP.'),
+        randomUUID(),
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   return server;
 }

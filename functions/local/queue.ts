@@ -28,6 +28,16 @@ export interface InProcessQueueOptions {
   redeliveryDelayMs?: number;
 }
 
+/**
+ * Local runs of the handlers stay quiet and untraced: no EMF metric lines in the service's output (CloudWatch is not
+ * there to read them) and no X-Ray; set POWERTOOLS_METRICS_DISABLED=false before start-up to see the metrics anyway.
+ * Called when the local queue, bus and gateway are built, before any handler is loaded.
+ */
+export function quietLocalTelemetry(): void {
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  process.env.POWERTOOLS_TRACE_ENABLED ??= 'false';
+}
+
 export function lambdaContext(functionName: string): Context {
   const started = Date.now();
   return {
@@ -54,7 +64,9 @@ export class InProcessQueue implements QueuePort {
   private idleWaiters: (() => void)[] = [];
   readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0 };
 
-  constructor(private readonly opts: InProcessQueueOptions) {}
+  constructor(private readonly opts: InProcessQueueOptions) {
+    quietLocalTelemetry();
+  }
 
   async sendReplay(messages: ReplayMessage[]): Promise<void> {
     if (this.closed) throw new Error('queue is closed');

@@ -1,5 +1,6 @@
 // The one middy chain every HTTP handler uses: headers, auth context, body limits, JSON, zod validation,
 // idempotency, and the error mapper that turns everything into SPEC section 2's error body.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -142,8 +143,9 @@ export async function pageRequest(query: Record<string, string>, scope: string):
 }
 
 /**
- * Builds a Lambda handler for one route. The chain runs, in order: header normalisation, auth context,
- * body limit, content type, JSON parsing, validation, idempotency, the route function; errors map last.
+ * Builds a Lambda handler for one route. The chain runs, in order: the Lambda context on log lines, header
+ * normalisation, auth context, body limit, content type, JSON parsing, validation, idempotency, the route function;
+ * errors map last.
  */
 export function route<S extends ZodType | undefined = undefined>(
   opts: RouteOptions<S>,
@@ -206,6 +208,8 @@ export function route<S extends ZodType | undefined = undefined>(
   };
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    // First, so every line logged below (the error mapper's included) carries the request id and cold start.
+    .use(injectLambdaContext(logger))
     .use(httpHeaderNormalizer())
     .use({
       onError: async (request) => {

@@ -4,9 +4,12 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { markRunFailed } from '../core/replay/executor';
 import { ciOnTerminal } from '../core/ci/aggregate';
 import { getDeps } from '../shared/deps';
-import { logger } from '../shared/logger';
+import { addLambdaContext, logger } from '../shared/logger';
+import { flushMetrics } from '../shared/metrics';
 import '../shared/with-bus';
+import '../shared/with-tracing';
 import { parseReplayMessage } from '../core/replay/message';
+import { meteredDeps } from './run-metrics';
 
 /** The error text a dead-lettered run gets (the replay queue's maxReceiveCount is 3). */
 export const ABANDONED_REASON = 'processing abandoned after 3 deliveries';
@@ -19,12 +22,17 @@ async function processRecord(record: SQSRecord): Promise<void> {
     logger.error('dropping malformed dead-lettered message', { messageId: record.messageId });
     return;
   }
-  const run = await markRunFailed(getDeps(), msg, ABANDONED_REASON, { onTerminal: ciOnTerminal });
+  const run = await markRunFailed(meteredDeps(getDeps()), msg, ABANDONED_REASON, { onTerminal: ciOnTerminal });
   logger.warn('replay message dead-lettered', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 
 /** Marks each dead-lettered run failed and publishes run.completed; a record that throws is retried. */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  // The event source reports item failures, so even a fully failed batch is answered, not thrown.
-  return processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
+  addLambdaContext(context);
+  try {
+    // The event source reports item failures, so even a fully failed batch is answered, not thrown.
+    return await processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
+  } finally {
+    flushMetrics();
+  }
 }

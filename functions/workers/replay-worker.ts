@@ -4,10 +4,13 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { executeRun } from '../core/replay/executor';
 import { ciOnTerminal } from '../core/ci/aggregate';
 import { getDeps } from '../shared/deps';
-import { logger } from '../shared/logger';
+import { addLambdaContext, logger } from '../shared/logger';
+import { flushMetrics } from '../shared/metrics';
 import '../shared/with-bus';
 import '../shared/with-http';
+import '../shared/with-tracing';
 import { parseReplayMessage } from '../core/replay/message';
+import { meteredDeps } from './run-metrics';
 
 const processor = new BatchProcessor(EventType.SQS);
 
@@ -18,12 +21,17 @@ async function processRecord(record: SQSRecord): Promise<void> {
     logger.error('dropping malformed replay message', { messageId: record.messageId });
     return;
   }
-  const run = await executeRun(getDeps(), msg, { onTerminal: ciOnTerminal });
+  const run = await executeRun(meteredDeps(getDeps()), msg, { onTerminal: ciOnTerminal });
   logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 
 /** Executes each record's run; a record that throws is reported in batchItemFailures and redelivered by SQS. */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  // The event source reports item failures, so even a fully failed batch is answered, not thrown.
-  return processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
+  addLambdaContext(context);
+  try {
+    // The event source reports item failures, so even a fully failed batch is answered, not thrown.
+    return await processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
+  } finally {
+    flushMetrics();
+  }
 }

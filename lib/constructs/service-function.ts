@@ -60,7 +60,8 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 
 /**
  * A Lambda function with the house defaults: Node.js 22 on arm64, esbuild bundle (AWS SDK included,
- * minified, CommonJS, source maps on), its own log group with retention, X-Ray active tracing, and an
+ * minified, CommonJS, source maps on), its own log group with retention, X-Ray active tracing, Powertools'
+ * service name and metrics namespace, and an
  * execution role that starts with nothing but write access to that log group (no managed policies).
  * Access to the table, queue and bus is added with the bind helpers, each granting only what is listed.
  *
@@ -91,6 +92,10 @@ export class ServiceFunction extends Construct {
 
     const env: Record<string, string> = {
       NODE_OPTIONS: '--enable-source-maps',
+      // Powertools: `service` on log lines and the metrics' service dimension is the stack's name (rts-<stage>), so
+      // stages sharing an account stay apart; EMF metrics go to the `rts` namespace.
+      POWERTOOLS_SERVICE_NAME: Stack.of(this).stackName,
+      POWERTOOLS_METRICS_NAMESPACE: 'rts',
       RTS_ALLOW_PRIVATE_TARGETS: String(props.settings.allowPrivateTargets),
       ...(props.settings.dashboardUrl ? { RTS_DASHBOARD_URL: props.settings.dashboardUrl } : {}),
       ...(props.settings.publicUrl ? { RTS_PUBLIC_URL: props.settings.publicUrl } : {}),
