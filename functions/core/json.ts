@@ -8,10 +8,12 @@ export function canonicalJson(value: unknown): string {
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value && typeof value === 'object' && !(value instanceof Date)) {
+    // defineProperty, not assignment: a `__proto__` key must stay a key (assignment would set the prototype and
+    // drop it from the output, so two different bodies would hash and sign alike).
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value as Record<string, unknown>).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortDeep(v);
+      if (v !== undefined) Object.defineProperty(out, key, { value: sortDeep(v), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

@@ -1,15 +1,16 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
-// Select some with arguments: npm run bench -- api engine e2e ci webhooks bundles
+// Select some with arguments: npm run bench -- api engine e2e ci webhooks bundles fuzz
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
 import { benchCi, printCi } from './ci';
 import { benchEngine } from './engine';
 import { benchFoundation, printFoundation } from './foundation';
+import { benchFuzz, printFuzz } from './fuzz';
 import { benchReplayE2e, printReplayE2e } from './replay-e2e';
 import { benchWebhooks, formatWebhooksBench } from './webhooks';
 
-const ALL = ['api', 'engine', 'e2e', 'ci', 'webhooks', 'bundles'] as const;
+const ALL = ['api', 'engine', 'e2e', 'ci', 'webhooks', 'bundles', 'fuzz'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => (ALL as readonly string[]).includes(a));
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     console.log('\n== Lambda bundles (esbuild, AWS SDK bundled, minified) ==');
     await benchBundles();
   }
+  if (run('fuzz')) printFuzz(await benchFuzz());
 }
 
 main().then(

@@ -251,3 +251,37 @@ describe('user regexes run in linear time', () => {
     expect(events.body.items.find((e: { policy_id: string }) => e.policy_id === 'evil').decision).toBe('flag');
   }, 15_000);
 });
+
+describe('requests the HTTP parser refuses, and odd keys and paths', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ deliverWebhooks: false });
+  });
+  afterAll(() => svc.stop());
+
+  it('answers headers past 16 KiB with 431 and the error body, not a bare status line', async () => {
+    const res = await svc.raw('GET', '/v1/traces', { headers: { ...svc.authHeaders, 'Idempotency-Key': 'k'.repeat(20_000) } });
+
+    expectSpecError(res, 431, 'request_header_fields_too_large');
+    expect(res.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('tells bodies apart that differ only under a __proto__ key (Idempotency-Key conflict, not a replay)', async () => {
+    const key = `proto-${uuid()}`;
+    const send = (a: number) =>
+      svc.raw('POST', '/v1/campaigns', {
+        body: `{"name":"c","target":{"type":"recorded"},"__proto__":{"a":${a}}}`,
+        headers: { ...svc.authHeaders, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      });
+
+    expect((await send(1)).status).toBe(201);
+    expectSpecError(await send(2), 409, 'idempotency_conflict');
+  });
+
+  it('reads a path that starts with // as a path, never as a host', async () => {
+    const res = await svc.raw('GET', '//v1/traces', { headers: svc.authHeaders });
+
+    expectSpecError(res, 404, 'route_not_found');
+    expect(res.body.error.message).toBe('No route for GET //v1/traces.');
+  });
+});

@@ -1,0 +1,106 @@
+// Generated hostile input on every route of lib/routes.ts (issue 9, "no 5xx from any input"): no 5xx, no hang, the
+// SPEC error body on every non-2xx, and never another project's data. RTS_FUZZ_RUNS / RTS_FUZZ_SEED (a number, or
+// "random") change the cases per property and the seed, RTS_FUZZ_OVERSIZE=0 leaves out request lines and headers
+// over Node's 16 KiB limit; `npm run bench -- fuzz` runs thousands.
+import * as fc from 'fast-check';
+import {
+  FuzzWorld,
+  PROPERTIES,
+  arbitraryBodies,
+  concurrentCopies,
+  foreignIds,
+  fuzzSettings,
+  oddHeaders,
+  oddPathsAndQueries,
+  runsOf,
+  tryInput,
+  validBodyMutations,
+  type FuzzOutcome,
+  type FuzzProperty,
+} from '../helpers/fuzz-harness';
+import { startTestService, type TestService } from '../helpers/local-service';
+import { routes } from '../../lib/routes';
+
+const { numRuns, seed } = fuzzSettings(25);
+const TEST_TIMEOUT_MS = 120_000;
+/** Bounds one property's runs and shrinking: the runs take seconds, so this only cuts a long shrink short. */
+const PROPERTY_BUDGET_MS = 60_000;
+
+let svc: TestService;
+let world: FuzzWorld;
+
+beforeAll(async () => {
+  svc = await startTestService({ deliverWebhooks: false });
+  world = await FuzzWorld.create(svc, { timeoutMs: 10_000 });
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+});
+
+/** fc.assert over one property: each case's requests go out, and any problem fails it with the counterexample. */
+async function holds(property: FuzzProperty): Promise<void> {
+  await world.restoreOwn();
+  await fc.assert(
+    fc.asyncProperty(property.arbitrary(world), async (input) => {
+      const { problems } = await tryInput(world, property, input);
+      if (problems.length) throw new Error(`${problems.length} bad response(s):\n${problems.slice(0, 5).join('\n')}`);
+    }),
+    // Shrinking sends every smaller candidate again; past the budget the smallest failure found so far is reported.
+    { numRuns: runsOf(property, numRuns), seed, interruptAfterTimeLimit: PROPERTY_BUDGET_MS },
+  );
+}
+
+describe('every route', () => {
+  it('is fuzzed: the properties send requests to every row of lib/routes.ts', () => {
+    const covered = new Set(PROPERTIES.flatMap((p) => fc.sample(p.arbitrary(world), { numRuns: 1, seed }).flatMap((input) => p.requests(world, input).map((r) => r.route))));
+    expect(covered.size).toBe(routes.length);
+  });
+
+  it('never answers 5xx, hangs or breaks the error body on arbitrary JSON bodies', () => holds(arbitraryBodies), TEST_TIMEOUT_MS);
+
+  it('never answers 5xx, hangs or breaks the error body on mutations of valid bodies', () => holds(validBodyMutations), TEST_TIMEOUT_MS);
+
+  it('never answers 5xx to odd headers, and never 2xx without valid credentials', () => holds(oddHeaders), TEST_TIMEOUT_MS);
+
+  it('never answers 5xx to odd path ids, methods and query strings', () => holds(oddPathsAndQueries), TEST_TIMEOUT_MS);
+
+  it('never answers 5xx to the same request several times at once, and copies sharing an Idempotency-Key get one answer', () => holds(concurrentCopies), TEST_TIMEOUT_MS);
+});
+
+describe('project isolation', () => {
+  it("never returns another project's ids, names or contents, whatever ids the caller sends", () => holds(foreignIds), TEST_TIMEOUT_MS);
+
+  it("leaves the other project's data unchanged after all of the above", async () => {
+    expect(await world.foreignChanges()).toBe('');
+  });
+});
+
+describe('the checks', () => {
+  const outcome = (status: number, text: string, contentType = 'application/json'): FuzzOutcome => ({
+    request: { route: routes[0], method: routes[0].method, path: routes[0].path, headers: {}, authorized: true },
+    status,
+    retryAfter: null,
+    contentType,
+    text,
+    ms: 1,
+  });
+  const spec = (extra = '') => `{"error":{"code":"not_found","message":"Trace not found.","request_id":"r-1"${extra}}}`;
+
+  it('accept a SPEC error body and flag every way of breaking it', () => {
+    expect(world.problems([outcome(404, spec())])).toEqual([]);
+    expect(world.problems([outcome(404, spec(',"details":[{"path":"a","message":"b"}]'))])).toEqual([]);
+    for (const bad of [outcome(500, '{"error":{"code":"internal_error","message":"x","request_id":"r"}}'), outcome(404, '<html>'), outcome(404, spec(), 'text/html'), outcome(404, `{"error":{"code":"not_found","message":"m"}}`), outcome(404, `${spec().slice(0, -1)},"stack":"x"}`), outcome(404, spec(',"details":"x"')), outcome(401, spec())]) {
+      expect(world.problems([bad])).toHaveLength(1);
+    }
+  });
+
+  it("flag the other project's ids and names unless the caller sent them", () => {
+    const [id] = world.foreign.ids.run_id;
+    expect(world.problems([outcome(200, JSON.stringify({ items: [{ trace_id: id }] }))])[0]).toMatch(/leaks the other project's id/);
+    expect(world.problems([outcome(200, JSON.stringify({ name: world.foreign.secrets[0] }))])[0]).toMatch(/leaks the other project's/);
+    const echoed = outcome(404, spec());
+    echoed.request.path = `/v1/runs/${id}`;
+    echoed.text = spec(`,"details":[{"path":"run_id","message":"${id}"}]`);
+    expect(world.problems([echoed])).toEqual([]);
+  });
+});
