@@ -1,11 +1,8 @@
-// AWS clients, built once per process; DYNAMODB_ENDPOINT points the document client at another endpoint (the local store).
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+// AWS clients, built once per process, with the settings every client shares (timeouts, the tracing hook). The
+// DynamoDB document client lives in adapters/dynamodb/client.ts: only that room touches DynamoDB.
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { optionalEnv } from './env';
 
-let doc: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let eventBridge: EventBridgeClient | undefined;
 
@@ -16,6 +13,18 @@ let instrument: ClientHook = (client) => client;
 /** Sets the hook applied to clients built from now on (call it at import time, before any client is used). */
 export function instrumentAwsClients(hook: ClientHook): void {
   instrument = hook;
+}
+
+/** A client with the registered hook applied (every client factory builds through this). */
+export function instrumented<C extends object>(client: C): C {
+  return instrument(client);
+}
+
+const resetters: (() => void)[] = [];
+
+/** Registers how a client factory forgets its cached client (called by resetAwsClients). */
+export function onAwsClientsReset(reset: () => void): void {
+  resetters.push(reset);
 }
 
 /** Tries per DynamoDB call (the first included); each failed try is retried with the SDK's back-off. */
@@ -36,27 +45,6 @@ export function awsRequestHandler(requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS): 
   return { connectionTimeout: Math.min(DEFAULT_CONNECT_TIMEOUT_MS, requestTimeout), requestTimeout, throwOnRequestTimeout: true };
 }
 
-/** The per-try timeout of DynamoDB calls: DYNAMODB_REQUEST_TIMEOUT_MS (a positive number of ms), else the default. */
-export function dynamoRequestTimeoutMs(): number {
-  const configured = Number(optionalEnv('DYNAMODB_REQUEST_TIMEOUT_MS'));
-  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_REQUEST_TIMEOUT_MS;
-}
-
-export function dynamoDocClient(): DynamoDBDocumentClient {
-  if (!doc) {
-    const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-    const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
-    const raw = instrument(new DynamoDBClient(
-      endpoint
-        ? { ...common, endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : common,
-    ));
-    // The document client sends through the raw client's middleware stack, so capturing the raw client covers both.
-    doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
-  }
-  return doc;
-}
-
 export function sqsClient(): SQSClient {
   return (sqs ??= instrument(new SQSClient({ requestHandler: awsRequestHandler() })));
 }
@@ -67,7 +55,7 @@ export function eventBridgeClient(): EventBridgeClient {
 
 /** Forgets cached clients (tests that switch endpoints). */
 export function resetAwsClients(): void {
-  doc = undefined;
+  for (const reset of resetters) reset();
   sqs = undefined;
   eventBridge = undefined;
 }

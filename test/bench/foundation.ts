@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDocClient } from '../../functions/adapters/aws';
+import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
 import { startTestService } from '../helpers/local-service';
 import { fmt, runLoad, type LoadResult } from './load';
 

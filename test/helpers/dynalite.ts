@@ -5,7 +5,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../lib/table';
-import { dynamoDocClient, resetAwsClients } from '../../functions/adapters/aws';
+import { resetAwsClients } from '../../functions/adapters/aws';
+import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -10,7 +10,7 @@ import { DynamoTracesRepo } from '../../functions/adapters/dynamodb/traces-repo'
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import type { AttemptRecord } from '../../functions/core/runs/types';
 import type { Trace } from '../../functions/core/traces/schema';
-import { dynamoDocClient } from '../../functions/adapters/aws';
+import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
 import { startDynalite, type TestTable } from '../helpers/dynalite';
 import { recordedCampaign, uuid } from '../helpers/fixtures';
 

@@ -14,7 +14,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { exponentialDelays, realSleep, tries } from '../../core/retry';
-import { dynamoDocClient } from '../aws';
+import { dynamoDocClient } from './client';
 import { requireEnv } from '../env';
 
 export const doc = () => dynamoDocClient();
