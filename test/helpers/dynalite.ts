@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../lib/table';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable } from '../../functions/adapters/dynamodb/table-admin';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
 
@@ -26,14 +26,9 @@ function adminClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-/** Creates the service's table (lib/table.ts) on an endpoint. */
+/** Creates the service's table (lib/table.ts) on an endpoint and waits until it is ACTIVE. */
 export async function createTestTable(endpoint: string, tableName: string): Promise<void> {
-  const admin = adminClient(endpoint);
-  try {
-    await admin.send(new CreateTableCommand(createTableInput(tableName)));
-  } finally {
-    admin.destroy();
-  }
+  await ensureTable(endpoint, tableName);
 }
 
 /** Deletes a table; one already gone is fine. */

@@ -8,9 +8,28 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-/** Creates the table if it does not exist yet (idempotent), with TTL enabled like the cloud table. */
+/**
+ * Creates the table if it does not exist yet (idempotent), with TTL enabled like the cloud table, and returns once it
+ * is ACTIVE: a table still CREATING refuses every read and write (dynalite marks it active a moment later, through an
+ * asynchronous write, so a busy machine could otherwise send the first request too early).
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localDynamoClient(endpoint);
+  try {
+    await createIfMissing(client, tableName);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (Table?.TableStatus === 'ACTIVE') return;
+      if (Date.now() > deadline) throw new Error(`table ${tableName} is still ${Table?.TableStatus} after 30 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+async function createIfMissing(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
   } catch (err) {
@@ -23,7 +42,5 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     await client
       .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE_KEYS.ttlAttribute, Enabled: true } }))
       .catch(() => undefined); // dynalite does not implement TTL; expiry is checked on read where it matters
-  } finally {
-    client.destroy();
   }
 }
