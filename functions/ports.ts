@@ -45,7 +45,11 @@ export interface ProjectsRepo {
 
 export interface TracesRepo {
   /** Stores a trace unless its id exists; returns the stored one when it already did. */
-  putIfAbsent(projectId: string, trace: Trace, contentHash: string): Promise<{ created: boolean; existing?: TraceSummary & { content_hash: string } }>;
+  putIfAbsent(
+    projectId: string,
+    trace: Trace,
+    contentHash: string,
+  ): Promise<{ created: boolean; existing?: TraceSummary & { content_hash: string } }>;
   get(projectId: string, traceId: string): Promise<Trace | null>;
   getSummary(projectId: string, traceId: string): Promise<TraceSummary | null>;
   /** Which of these ids exist in the project. */

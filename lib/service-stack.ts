@@ -1,13 +1,13 @@
 // The rts stack: composes the single table, the event fan-out, the replay pipeline and the API; reads its settings from CDK context.
-import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack, StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Lazy, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct, Node } from 'constructs';
+import type { Construct, Node } from 'constructs';
 import { AlarmSink } from './constructs/alarms';
-import { Api, ThrottleSettings } from './constructs/api';
+import { Api, type ThrottleSettings } from './constructs/api';
 import { EventFanout } from './constructs/event-fanout';
 import { ReplayPipeline } from './constructs/replay-pipeline';
-import { RuntimeSettings } from './constructs/service-function';
+import type { RuntimeSettings } from './constructs/service-function';
 import { GSIS, TABLE_KEYS } from './table';
 
 export interface ServiceStackProps extends StackProps {
@@ -69,7 +69,8 @@ export class ServiceStack extends Stack {
     });
     Validations.of(cursorSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'The key only makes pagination cursors tamper-evident (it grants no access); rotating it would just invalidate every cursor in flight, and functions read it at deploy time.',
+      reason:
+        'The key only makes pagination cursors tamper-evident (it grants no access); rotating it would just invalidate every cursor in flight, and functions read it at deploy time.',
     });
     const settings: RuntimeSettings = {
       allowPrivateTargets: props.allowPrivateTargets ?? false,
@@ -81,7 +82,13 @@ export class ServiceStack extends Stack {
 
     this.alarms = new AlarmSink(this, 'Alarms', { email: props.alarmEmail });
     this.fanout = new EventFanout(this, 'Events', { table: this.table, settings, alarms: this.alarms });
-    this.pipeline = new ReplayPipeline(this, 'Replay', { table: this.table, bus: this.fanout.bus, settings, alarms: this.alarms, workerTimeout: props.workerTimeout });
+    this.pipeline = new ReplayPipeline(this, 'Replay', {
+      table: this.table,
+      bus: this.fanout.bus,
+      settings,
+      alarms: this.alarms,
+      workerTimeout: props.workerTimeout,
+    });
     this.api = new Api(this, 'Api', {
       table: this.table,
       queue: this.pipeline.queue,
@@ -100,7 +107,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'EventBusName', { value: this.fanout.bus.eventBusName });
     new CfnOutput(this, 'ReplayQueueUrl', { value: this.pipeline.queue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
-    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Register project ids here for per-project throttling' });
+    new CfnOutput(this, 'UsagePlanId', {
+      value: this.api.usagePlan.usagePlanId,
+      description: 'Register project ids here for per-project throttling',
+    });
   }
 }
 
@@ -130,7 +140,8 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     return { rateLimit: rateLimit ?? burstLimit!, burstLimit: burstLimit ?? Math.ceil(rateLimit! * 2) };
   };
   const workerMinutes = num('workerTimeoutMinutes');
-  if (workerMinutes !== undefined && (workerMinutes < 1 || workerMinutes > 15)) throw new Error(`Context workerTimeoutMinutes must be 1-15, got ${workerMinutes}`);
+  if (workerMinutes !== undefined && (workerMinutes < 1 || workerMinutes > 15))
+    throw new Error(`Context workerTimeoutMinutes must be 1-15, got ${workerMinutes}`);
   const stage = str('stage') ?? 'prod';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Context stage must match [A-Za-z0-9_-]{1,64}, got ${stage}`);
   return {

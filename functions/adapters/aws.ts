@@ -41,7 +41,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
  * still fails surfaces as a retryable error instead of a hang. `throwOnRequestTimeout` turns the SDK's request
  * timeout from a logged warning into that error.
  */
-export function awsRequestHandler(requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS): { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: true } {
+export function awsRequestHandler(requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS): {
+  connectionTimeout: number;
+  requestTimeout: number;
+  throwOnRequestTimeout: true;
+} {
   return { connectionTimeout: Math.min(DEFAULT_CONNECT_TIMEOUT_MS, requestTimeout), requestTimeout, throwOnRequestTimeout: true };
 }
 

@@ -1,4 +1,6 @@
 // Partial-failure retry and batching shared by the batch publishers (PutEvents, SendMessageBatch): re-send only what failed, bounded, with back-off.
+import { createLimiter } from '../core/concurrency';
+import { exponentialDelays, realSleep, tries } from '../core/retry';
 
 export interface RetryOptions {
   /** Calls per batch, the first included. Default 4. */
@@ -36,46 +38,29 @@ export function chunk<T>(items: T[], size: number, bytes?: (item: T) => number, 
 
 /** Runs `fn` over the items with at most `limit` in flight; rejects with the first error once all have settled. */
 export async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      try {
-        await fn(item);
-      } catch (err) {
-        errors.push(err);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (errors.length > 0) throw errors[0];
+  const run = createLimiter(Math.max(1, limit));
+  const settled = await Promise.allSettled(items.map((item) => run(() => fn(item))));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Calls `send` with the batch, then again with just the entries it reports failed, until none fail or attempts run
  * out; then throws an error naming how many entries failed and why. Errors thrown by `send` itself propagate.
  */
-export async function retryFailed<T>(
-  what: string,
-  batch: T[],
-  opts: RetryOptions,
-  send: (pending: T[]) => Promise<FailedItem<T>[]>,
-): Promise<void> {
-  const maxAttempts = opts.maxAttempts ?? 4;
-  const sleep = opts.sleep ?? defaultSleep;
+export async function retryFailed<T>(what: string, batch: T[], opts: RetryOptions, send: (pending: T[]) => Promise<FailedItem<T>[]>): Promise<void> {
+  const delays = exponentialDelays(opts.baseDelayMs ?? 100, (opts.maxAttempts ?? 4) - 1);
   let pending = batch;
-  for (let attempt = 1; ; attempt++) {
-    const failed = await send(pending);
+  let failed: FailedItem<T>[] = [];
+  let attempts = 0;
+  for await (const _try of tries(delays, opts.sleep ?? realSleep)) {
+    attempts++;
+    failed = await send(pending);
     if (failed.length === 0) return;
-    const fatal = failed.filter((f) => !f.retryable);
-    if (fatal.length > 0 || attempt >= maxAttempts) {
-      const shown = (fatal.length > 0 ? fatal : failed).slice(0, 3).map((f) => f.reason);
-      throw new Error(`${what}: ${failed.length} of ${batch.length} entries still failed after ${attempt} attempt(s) (${shown.join('; ')})`);
-    }
-    await sleep((opts.baseDelayMs ?? 100) * 2 ** (attempt - 1));
+    if (failed.some((f) => !f.retryable)) break;
     pending = failed.map((f) => f.item);
   }
+  const fatal = failed.filter((f) => !f.retryable);
+  const shown = (fatal.length > 0 ? fatal : failed).slice(0, 3).map((f) => f.reason);
+  throw new Error(`${what}: ${failed.length} of ${batch.length} entries still failed after ${attempts} attempt(s) (${shown.join('; ')})`);
 }

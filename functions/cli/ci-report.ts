@@ -79,7 +79,11 @@ export function verdictTable(r: CiResult): string {
   const rows = r.scenarios.map((s) => [clip(s.trace_name, 48), s.status, fmtRate(s.pass_rate), String(s.unsafe_count), s.decision]);
   const head = ['TRACE', 'STATUS', 'PASS RATE', 'UNSAFE', 'DECISION'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`;
+  const line = (cells: string[]) =>
+    `${cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()}\n`;
   const passed = r.scenarios.filter((s) => s.decision === 'pass').length;
   let out = line(head) + rows.map(line).join('');
   out += `\nVerdict: ${r.verdict.toUpperCase()}${r.coverage_complete ? '' : ' (incomplete coverage)'}: ${passed}/${r.trace_count} scenario(s) passed, pass_rate ${fmtRate(r.pass_rate)}, coverage ${r.scenario_coverage_pct}%, unsafe ${r.unsafe_count}\n`;
@@ -93,16 +97,19 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 3)}...`
 
 /** XML 1.0 text or attribute value: markup escaped, characters XML cannot carry dropped. */
 export function xmlEscape(s: string): string {
-  return s
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+  return (
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 allows are named by their code points
+      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\t/g, '&#9;')
+  );
 }
 
 /** JUnit XML: one testsuite, one testcase per scenario run (named after its trace), a failure per failing run. */
@@ -141,7 +148,12 @@ export function junitXml(r: CiResult): string {
   return xml;
 }
 
-const md = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/</g, '&lt;');
+const md = (s: string) =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/</g, '&lt;');
 
 /** A Markdown summary for $GITHUB_STEP_SUMMARY (appended, so several steps can share the file). */
 export function markdownSummary(r: CiResult): string {

@@ -1,9 +1,13 @@
 // `rts ci run`: submits a CI run (or an eval-set batch), waits for the verdict, reports it, and gates the pipeline.
-import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { RtsApiError, RtsClient } from '../sdk/client';
 import { fmtRate, writeReports, type CiResult, type ScenarioResult } from './ci-report';
 
+// biome-ignore lint/suspicious/noExplicitAny: the API's answers are read field by field as printed; the typed client comes with the OpenAPI response schemas
+type ApiView = Record<string, any>;
+
+import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
+export { ciMetadataFromEnv, idempotencyKeyFromEnv };
 export { junitXml, markdownSummary, verdictTable, xmlEscape, type CiResult, type ScenarioResult } from './ci-report';
 
 const USAGE = `Usage: rts ci run --campaign <id> [options]
@@ -84,12 +88,16 @@ export async function runCi(argv: string[], io: CiIo = processIo()): Promise<num
   } catch (err) {
     const message = describeError(err, opts);
     io.stderr.write(`rts ci: ${message}\n`);
-    if (opts.json) io.stdout.write(`${JSON.stringify({ error: { message, ...(err instanceof RtsApiError ? { status: err.status, code: err.code } : {}) } }, null, 2)}\n`);
+    if (opts.json)
+      io.stdout.write(
+        `${JSON.stringify({ error: { message, ...(err instanceof RtsApiError ? { status: err.status, code: err.code } : {}) } }, null, 2)}\n`,
+      );
     return 2;
   }
 }
 
 function parseOptions(args: string[]): Options | 'help' {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by the parseArgs call below, whose option types it infers
   let values;
   try {
     ({ values } = parseArgs({
@@ -138,48 +146,6 @@ function parseOptions(args: string[]): Options | 'help' {
   };
 }
 
-/**
- * The Idempotency-Key of a submission, so a retried CI step gets the run it already started: RTS_IDEMPOTENCY_KEY when
- * set; on GitHub Actions `gh:<repository>:<run id>:<run attempt>:<job>:<campaign>`; on GitLab CI
- * `gl:<project>:<pipeline id>:<job id>:<campaign>` (`:<trace>` appended for single runs); else none.
- */
-export function idempotencyKeyFromEnv(env: NodeJS.ProcessEnv, campaign: string, trace?: string): string | undefined {
-  const target = trace ? `${campaign}:${trace}` : campaign;
-  let key: string | undefined;
-  if (env.RTS_IDEMPOTENCY_KEY) key = env.RTS_IDEMPOTENCY_KEY;
-  else if (env.GITHUB_RUN_ID) {
-    key = `gh:${env.GITHUB_REPOSITORY ?? ''}:${env.GITHUB_RUN_ID}:${env.GITHUB_RUN_ATTEMPT ?? '1'}:${env.GITHUB_JOB ?? ''}:${target}`;
-  } else if (env.CI_PIPELINE_ID) {
-    key = `gl:${env.CI_PROJECT_ID ?? env.CI_PROJECT_PATH ?? ''}:${env.CI_PIPELINE_ID}:${env.CI_JOB_ID ?? ''}:${target}`;
-  }
-  // The API takes 1-255 characters; a longer derived key is replaced by its digest (still stable across retries).
-  if (key && key.length > 255) key = `sha256:${createHash('sha256').update(key).digest('hex')}`;
-  return key;
-}
-
-/** Commit, branch and pipeline URL from GitHub Actions or GitLab CI variables, when present. */
-export function ciMetadataFromEnv(env: NodeJS.ProcessEnv): { commit?: string; branch?: string; pipeline_url?: string } {
-  const meta: { commit?: string; branch?: string; pipeline_url?: string } = {};
-  if (env.GITHUB_SHA || env.GITHUB_RUN_ID) {
-    if (env.GITHUB_SHA) meta.commit = env.GITHUB_SHA;
-    const branch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME;
-    if (branch) meta.branch = branch;
-    if (env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
-      meta.pipeline_url = `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
-    }
-  } else if (env.CI_COMMIT_SHA || env.CI_PIPELINE_ID) {
-    if (env.CI_COMMIT_SHA) meta.commit = env.CI_COMMIT_SHA;
-    const branch = env.CI_COMMIT_REF_NAME || env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME;
-    if (branch) meta.branch = branch;
-    if (env.CI_PIPELINE_URL) meta.pipeline_url = env.CI_PIPELINE_URL;
-  }
-  // Stay within the API's limits (commit 200, branch 500, pipeline_url 2048 characters).
-  if (meta.commit) meta.commit = meta.commit.slice(0, 200);
-  if (meta.branch) meta.branch = meta.branch.slice(0, 500);
-  if (meta.pipeline_url && meta.pipeline_url.length > 2048) delete meta.pipeline_url;
-  return meta;
-}
-
 /** A client whose requests cannot outlive the deadline (so a timed-out command exits promptly). */
 function clientUntil(io: CiIo, deadline: number): RtsClient {
   const remaining = deadline - Date.now();
@@ -220,7 +186,7 @@ async function gate(opts: Options, io: CiIo, deadline: number): Promise<CiResult
   if (Object.keys(metadata).length) body.metadata = metadata;
   const key = idempotencyKeyFromEnv(io.env, opts.campaign, opts.trace);
 
-  const submitted = await beforeDeadline(deadline, () => clientUntil(io, deadline).post<Record<string, any>>('/v1/ci/runs', body, key));
+  const submitted = await beforeDeadline(deadline, () => clientUntil(io, deadline).post<ApiView>('/v1/ci/runs', body, key));
   const progress = progressWriter(io);
   io.stderr.write(
     submitted.ci_batch_id
@@ -247,18 +213,30 @@ async function gate(opts: Options, io: CiIo, deadline: number): Promise<CiResult
     progress.end();
     const names = await traceNames(io, deadline, [run.trace_id]);
     const scenario = toScenario(run, names);
-    return resultOf('run', { ...run, ci_batch_id: null, pass_rate: run.summary.pass_rate, scenario_coverage_pct: run.status === 'completed' ? 100 : 0, trace_count: 1, unsafe_count: run.summary.unsafe_count }, [scenario]);
+    return resultOf(
+      'run',
+      {
+        ...run,
+        ci_batch_id: null,
+        pass_rate: run.summary.pass_rate,
+        scenario_coverage_pct: run.status === 'completed' ? 100 : 0,
+        trace_count: 1,
+        unsafe_count: run.summary.unsafe_count,
+      },
+      [scenario],
+    );
   } catch (err) {
     progress.end();
-    if (err instanceof GateTimeout) throw new GateTimeout(`timed out after ${opts.timeoutMs / 1000} s waiting for the verdict; see ${submitted.dashboard_url}`);
+    if (err instanceof GateTimeout)
+      throw new GateTimeout(`timed out after ${opts.timeoutMs / 1000} s waiting for the verdict; see ${submitted.dashboard_url}`);
     throw err;
   }
 }
 
-async function poll(io: CiIo, opts: Options, deadline: number, path: string, done: (body: Record<string, any>) => boolean): Promise<Record<string, any>> {
+async function poll(io: CiIo, opts: Options, deadline: number, path: string, done: (body: ApiView) => boolean): Promise<ApiView> {
   for (;;) {
     try {
-      const body = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<Record<string, any>>(path));
+      const body = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<ApiView>(path));
       if (done(body)) return body;
     } catch (err) {
       if (!transient(err)) throw err;
@@ -291,17 +269,21 @@ function progressWriter(io: CiIo) {
 
 /** Each scenario run's view, 8 requests at a time, in the batch's run order. */
 async function scenarioDetails(io: CiIo, deadline: number, runIds: string[]): Promise<ScenarioResult[]> {
-  const views: Record<string, any>[] = new Array(runIds.length);
+  const views: ApiView[] = new Array(runIds.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(8, runIds.length) }, async () => {
       while (next < runIds.length) {
         const i = next++;
-        views[i] = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<Record<string, any>>(`/v1/ci/runs/${runIds[i]}`));
+        views[i] = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<ApiView>(`/v1/ci/runs/${runIds[i]}`));
       }
     }),
   );
-  const names = await traceNames(io, deadline, views.map((v) => v.trace_id));
+  const names = await traceNames(
+    io,
+    deadline,
+    views.map((v) => v.trace_id),
+  );
   return views.map((v) => toScenario(v, names));
 }
 
@@ -313,7 +295,10 @@ async function traceNames(io: CiIo, deadline: number, traceIds: string[]): Promi
   try {
     for (let page = 0; page < 20 && names.size < wanted.size; page++) {
       const res = await beforeDeadline(deadline, () =>
-        clientUntil(io, deadline).get<{ items: { trace_id: string; name: string }[]; next_cursor: string | null }>('/v1/traces', { limit: 100, cursor }),
+        clientUntil(io, deadline).get<{ items: { trace_id: string; name: string }[]; next_cursor: string | null }>('/v1/traces', {
+          limit: 100,
+          cursor,
+        }),
       );
       for (const t of res.items) if (wanted.has(t.trace_id)) names.set(t.trace_id, t.name);
       if (!res.next_cursor) break;
@@ -326,7 +311,7 @@ async function traceNames(io: CiIo, deadline: number, traceIds: string[]): Promi
   return names;
 }
 
-function toScenario(v: Record<string, any>, names: Map<string, string>): ScenarioResult {
+function toScenario(v: ApiView, names: Map<string, string>): ScenarioResult {
   const started = Date.parse(v.created_at);
   const ended = v.completed_at ? Date.parse(v.completed_at) : NaN;
   return {
@@ -346,7 +331,7 @@ function toScenario(v: Record<string, any>, names: Map<string, string>): Scenari
   };
 }
 
-function resultOf(kind: 'batch' | 'run', v: Record<string, any>, scenarios: ScenarioResult[]): CiResult {
+function resultOf(kind: 'batch' | 'run', v: ApiView, scenarios: ScenarioResult[]): CiResult {
   const complete = v.scenario_coverage_pct >= 100;
   const verdict = complete && v.decision === 'pass' ? 'pass' : 'fail';
   return {
@@ -374,7 +359,11 @@ function describeError(err: unknown, opts: Options): string {
   if (err instanceof RtsApiError) {
     const details = (err.body?.error?.details ?? []).map((d) => `\n  ${d.path ? `${d.path}: ` : ''}${d.message}`).join('');
     const hint =
-      err.status === 401 ? ' (check RTS_API_KEY and RTS_PROJECT_ID)' : err.code === 'idempotency_conflict' ? ' (set RTS_IDEMPOTENCY_KEY to a new value to submit a different request)' : '';
+      err.status === 401
+        ? ' (check RTS_API_KEY and RTS_PROJECT_ID)'
+        : err.code === 'idempotency_conflict'
+          ? ' (set RTS_IDEMPOTENCY_KEY to a new value to submit a different request)'
+          : '';
     return `${err.status ? `HTTP ${err.status} ` : ''}${err.code}: ${err.message}${hint}${details}`;
   }
   return (err as Error).message ?? String(err);

@@ -24,9 +24,12 @@ export async function runServe(argv: string[]): Promise<number> {
     inMemory: values['in-memory'] ? true : undefined,
     storeInChildProcess: true,
     gateway: {
-      onRequest: process.env.RTS_ACCESS_LOG === 'false' ? undefined : ({ method, path, status, ms }) => {
-        process.stdout.write(`${new Date().toISOString()} ${method} ${path} ${status} ${ms.toFixed(1)}ms\n`);
-      },
+      onRequest:
+        process.env.RTS_ACCESS_LOG === 'false'
+          ? undefined
+          : ({ method, path, status, ms }) => {
+              process.stdout.write(`${new Date().toISOString()} ${method} ${path} ${status} ${ms.toFixed(1)}ms\n`);
+            },
     },
   });
   process.stdout.write(

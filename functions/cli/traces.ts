@@ -8,7 +8,11 @@ const USAGE = 'Usage: rts traces upload <file...> [--json]\n(reads RTS_API_URL, 
 
 export async function runTraces(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help || sub !== 'upload' || positionals.length === 0) {
     (values.help ? process.stdout : process.stderr).write(USAGE);
     return values.help ? 0 : 2;
@@ -34,7 +38,8 @@ export async function runTraces(argv: string[]): Promise<number> {
         results.push({ file, index: i, status: res.status, ...res.body });
         if (!values.json) {
           const list = (res.body.traces as Record<string, unknown>[] | undefined) ?? [res.body];
-          for (const t of list) process.stdout.write(`${file}: ${res.status === 201 ? 'created' : 'exists '} ${t.trace_id} (${t.step_count} steps) ${t.name}\n`);
+          for (const t of list)
+            process.stdout.write(`${file}: ${res.status === 201 ? 'created' : 'exists '} ${t.trace_id} (${t.step_count} steps) ${t.name}\n`);
         }
       } catch (err) {
         failures++;

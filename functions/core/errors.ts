@@ -44,7 +44,11 @@ export class RouteNotFoundError extends AppError {
   }
 }
 export class MethodNotAllowedError extends AppError {
-  constructor(method: string, path: string, readonly allowed: string[] = []) {
+  constructor(
+    method: string,
+    path: string,
+    readonly allowed: string[] = [],
+  ) {
     super(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}.`);
   }
 }
@@ -90,6 +94,6 @@ export interface ErrorBody {
 /** Builds the one error body of SPEC section 2. */
 export function errorBody(err: AppError, requestId: string): ErrorBody {
   const body: ErrorBody = { error: { code: err.code, message: err.message, request_id: requestId } };
-  if (err.details && err.details.length) body.error.details = err.details;
+  if (err.details?.length) body.error.details = err.details;
   return body;
 }

@@ -63,7 +63,8 @@ export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem |
     if (typeof v === 'number') {
       const abs = Math.abs(v);
       if (!Number.isFinite(v)) return { path, message: 'must be a finite number' };
-      if (abs >= MAX_STORABLE || (abs !== 0 && abs < MIN_STORABLE)) return { path, message: 'must be a number of magnitude from 1e-130 to below 1e126, or 0' };
+      if (abs >= MAX_STORABLE || (abs !== 0 && abs < MIN_STORABLE))
+        return { path, message: 'must be a number of magnitude from 1e-130 to below 1e126, or 0' };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;

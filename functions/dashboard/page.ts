@@ -10,7 +10,10 @@ function cspHash(source: string): string {
 }
 
 // The inline blocks must not be able to end their own element early: the HTML parser would cut them there.
-for (const [name, source] of [['script', DASHBOARD_JS], ['style', DASHBOARD_CSS]] as const) {
+for (const [name, source] of [
+  ['script', DASHBOARD_JS],
+  ['style', DASHBOARD_CSS],
+] as const) {
   if (/<\/(script|style)|<!--/i.test(source)) throw new Error(`dashboard ${name} contains a sequence that would break its inline element`);
 }
 

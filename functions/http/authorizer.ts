@@ -24,7 +24,10 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     const projectId = await authenticate(getDeps().projects, header(event.headers, 'x-api-key'), header(event.headers, 'x-project-id'));
     return {
       principalId: projectId,
-      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }] },
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcard(event.methodArn) }],
+      },
       context: { projectId },
       usageIdentifierKey: projectId,
     };

@@ -2,7 +2,10 @@
 import { getEvalSet } from '../core/campaigns/service';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'GET /v1/campaigns/{campaign_id}/eval-set', uuidParams: ['campaign_id'] }, async ({ deps, projectId, params }) => ({
-  status: 200,
-  body: await getEvalSet(deps, projectId, params.campaign_id),
-}));
+export const handler = route(
+  { name: 'GET /v1/campaigns/{campaign_id}/eval-set', uuidParams: ['campaign_id'] },
+  async ({ deps, projectId, params }) => ({
+    status: 200,
+    body: await getEvalSet(deps, projectId, params.campaign_id),
+  }),
+);

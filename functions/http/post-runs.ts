@@ -5,7 +5,6 @@ import { createReplayRun } from '../core/runs/service';
 import { runRequestSchema } from '../core/runs/schema';
 import { route } from '../shared/http';
 
-
 export const handler = route({ name: 'POST /v1/runs', body: runRequestSchema }, async ({ body, deps, projectId }) => ({
   status: 202,
   body: await createReplayRun(deps, projectId, body),

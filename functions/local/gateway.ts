@@ -206,7 +206,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const found = dashboard ? undefined : findRoute(method, path);
       if (!dashboard && !found?.match) {
         req.resume();
-        if (found && found.allowed.length) {
+        if (found?.allowed.length) {
           return sendError(res, new MethodNotAllowedError(method, path), requestId, { Allow: found.allowed.join(', ') });
         }
         return sendError(res, new RouteNotFoundError(method, path), requestId);
@@ -229,7 +229,12 @@ export function createGateway(opts: GatewayOptions = {}): Server {
         multiValueHeaders: headers.multi,
         queryStringParameters: Object.keys(query.single).length ? query.single : null,
         multiValueQueryStringParameters: Object.keys(query.multi).length ? query.multi : null,
-        pathParameters: found?.match?.pathParameters && Object.keys(found.match.pathParameters).length ? found.match.pathParameters : dashboard ? { proxy: path.replace(/^\/dashboard\/?/, '') } : null,
+        pathParameters:
+          found?.match?.pathParameters && Object.keys(found.match.pathParameters).length
+            ? found.match.pathParameters
+            : dashboard
+              ? { proxy: path.replace(/^\/dashboard\/?/, '') }
+              : null,
         stageVariables: null,
         body: body.length ? body.toString('utf8') : null,
         isBase64Encoded: false,

@@ -5,6 +5,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { QueuePort, ReplayMessage } from '../ports';
 import { logger } from '../shared/logger';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing (the dead-letter consumer)
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 interface Message {
@@ -150,7 +151,7 @@ export class InProcessQueue implements QueuePort {
     if (this.inflight === 0 && this.pending.length === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
-      waiters.forEach((w) => w());
+      for (const w of waiters) w();
     }
   }
 

@@ -72,9 +72,11 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
-
 /** The bootstrap pair when given, else the pair this folder already holds, else a new project and key. */
-async function bootstrapCredentials(wantedProject: string | undefined, wantedKey: string | undefined): Promise<{ projectId: string; apiKey: string }> {
+async function bootstrapCredentials(
+  wantedProject: string | undefined,
+  wantedKey: string | undefined,
+): Promise<{ projectId: string; apiKey: string }> {
   const deps = getDeps();
   const existingKey = wantedKey && isApiKeyShape(wantedKey) ? await deps.projects.findApiKeyByHash(hashApiKey(wantedKey)) : null;
   if (existingKey && !existingKey.revoked_at && (!wantedProject || existingKey.project_id === wantedProject)) {
@@ -82,7 +84,11 @@ async function bootstrapCredentials(wantedProject: string | undefined, wantedKey
   }
   const issued = await createProject(
     { projects: deps.projects, clock: systemClock },
-    { name: 'local', projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined, apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined },
+    {
+      name: 'local',
+      projectId: wantedProject && isUuid(wantedProject) ? wantedProject : undefined,
+      apiKey: wantedKey && isApiKeyShape(wantedKey) ? wantedKey : undefined,
+    },
   );
   return { projectId: issued.project_id, apiKey: issued.api_key };
 }
@@ -111,7 +117,11 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
       await waitForStoreUnlocked(join(dataDir, 'store'));
     }
     if (!external) {
-      store = await startEmbeddedStore({ path: inMemory ? undefined : join(dataDir, 'store'), host: '127.0.0.1', childProcess: opts.storeInChildProcess });
+      store = await startEmbeddedStore({
+        path: inMemory ? undefined : join(dataDir, 'store'),
+        host: '127.0.0.1',
+        childProcess: opts.storeInChildProcess,
+      });
       cleanup.push(() => store?.close());
     }
     const endpoint = external ?? store!.endpoint;
@@ -135,6 +145,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     resetCursorKey();
     await ensureTable(endpoint, tableName);
 
+    // biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing (the dead-letter consumer)
     type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
     const queue = new InProcessQueue({
       worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),

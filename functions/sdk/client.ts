@@ -81,7 +81,7 @@ export class RtsClient {
         continue;
       }
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
@@ -89,12 +89,7 @@ export class RtsClient {
       }
       if (res.ok) return { status: res.status, body: parsed as T };
       const errBody = parsed as ApiErrorBody | undefined;
-      lastErr = new RtsApiError(
-        res.status,
-        errBody?.error?.code ?? 'http_error',
-        errBody?.error?.message ?? `HTTP ${res.status}`,
-        errBody,
-      );
+      lastErr = new RtsApiError(res.status, errBody?.error?.code ?? 'http_error', errBody?.error?.message ?? `HTTP ${res.status}`, errBody);
       if (!(res.status === 429 || res.status >= 500)) break;
     }
     throw lastErr;

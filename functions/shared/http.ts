@@ -147,10 +147,7 @@ export async function pageRequest(query: Record<string, string>, scope: string):
  * normalisation, auth context, body limit, content type, JSON parsing, validation, idempotency, the route function;
  * errors map last.
  */
-export function route<S extends ZodType | undefined = undefined>(
-  opts: RouteOptions<S>,
-  fn: (ctx: RouteContext<Body<S>>) => Promise<RouteResult>,
-) {
+export function route<S extends ZodType | undefined = undefined>(opts: RouteOptions<S>, fn: (ctx: RouteContext<Body<S>>) => Promise<RouteResult>) {
   const auth = opts.auth ?? true;
   const limit = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
 
@@ -169,7 +166,7 @@ export function route<S extends ZodType | undefined = undefined>(
     }
     const query = (event.queryStringParameters ?? {}) as Record<string, string>;
 
-    let body: unknown = undefined;
+    let body: unknown;
     let bodyText: string | null = null;
     if (opts.body) {
       bodyText = rawBody(event);
@@ -207,16 +204,18 @@ export function route<S extends ZodType | undefined = undefined>(
     return json(result.status, result.body, result.headers);
   };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    // First, so every line logged below (the error mapper's included) carries the request id and cold start.
-    .use(injectLambdaContext(logger))
-    .use(httpHeaderNormalizer())
-    .use({
-      onError: async (request) => {
-        request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
-      },
-    })
-    .handler(core);
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      // First, so every line logged below (the error mapper's included) carries the request id and cold start.
+      .use(injectLambdaContext(logger))
+      .use(httpHeaderNormalizer())
+      .use({
+        onError: async (request) => {
+          request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
+        },
+      })
+      .handler(core)
+  );
 }
 
 async function withIdempotency(

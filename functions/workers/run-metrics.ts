@@ -9,7 +9,7 @@ const DECISION_EVENT = /^ci\.decision\.(pass|fail)$/;
 function override<T extends object>(target: T, methods: Partial<T>): T {
   return new Proxy(target, {
     get(t, key) {
-      if (Object.prototype.hasOwnProperty.call(methods, key)) return methods[key as keyof T];
+      if (Object.hasOwn(methods, key)) return methods[key as keyof T];
       const value = Reflect.get(t, key, t);
       return typeof value === 'function' ? value.bind(t) : value;
     },

@@ -4,7 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './service-function';
 
@@ -26,7 +26,8 @@ export class AlarmSink extends Construct {
     });
     Validations.of(this.topic).acknowledge({
       id: 'AwsSolutions-SNS2',
-      reason: 'CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key, and the notifications carry only alarm names and states, nothing worth a customer-managed key.',
+      reason:
+        'CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key, and the notifications carry only alarm names and states, nothing worth a customer-managed key.',
     });
     if (props.email) this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));
   }

@@ -1,14 +1,14 @@
 // The REST API: one ServiceFunction per row of lib/routes.ts behind a REQUEST authorizer, SPEC-shaped gateway errors, a catch-all.
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { routes, workerHandlers, type RouteDef } from '../routes';
 import { errorBody, GATEWAY_ERRORS } from './gateway-errors';
-import { RuntimeSettings, ServiceFunction } from './service-function';
+import { type RuntimeSettings, ServiceFunction } from './service-function';
 
 export interface ThrottleSettings {
   /** Steady-state requests per second. */
@@ -134,7 +134,11 @@ export class Api extends Construct {
 
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
-      const fn = new ServiceFunction(this, functionId(route), { entry: `functions/http/${route.handler}`, description: `rts ${key}`, settings: props.settings });
+      const fn = new ServiceFunction(this, functionId(route), {
+        entry: `functions/http/${route.handler}`,
+        description: `rts ${key}`,
+        settings: props.settings,
+      });
       fn.bindTable(props.table, route.table);
       if (route.queue) fn.bindQueue(props.queue);
       if (route.bus) fn.bindBus(props.bus);
@@ -153,7 +157,11 @@ export class Api extends Construct {
 
     // A known path with an undeclared method: ANY is matched only after the declared methods.
     for (const [, { resource, methods }] of methodsByPath) {
-      resource.addMethod('ANY', mockError(405, 'method_not_allowed', 'Method not allowed for this route.', methods.join(', ')), mockMethodOptions(405));
+      resource.addMethod(
+        'ANY',
+        mockError(405, 'method_not_allowed', 'Method not allowed for this route.', methods.join(', ')),
+        mockMethodOptions(405),
+      );
     }
     // Everything else (unknown paths, the root); paths that exist only as a prefix answer through the
     // MISSING_AUTHENTICATION_TOKEN gateway response with the same body.
@@ -183,27 +191,32 @@ export class Api extends Construct {
     Validations.of(this.restApi).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
-        reason: 'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (SPEC section 2 needs 422 validation_error bodies with details, which API Gateway validators cannot produce).',
+        reason:
+          'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (SPEC section 2 needs 422 validation_error bodies with details, which API Gateway validators cannot produce).',
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: 'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (SPEC section 3).',
+        reason:
+          'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (SPEC section 3).',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: 'The account-level API Gateway logging role uses the AWS-documented AmazonAPIGatewayPushToCloudWatchLogs managed policy; access and execution logging need it.',
+        reason:
+          'The account-level API Gateway logging role uses the AWS-documented AmazonAPIGatewayPushToCloudWatchLogs managed policy; access and execution logging need it.',
       },
     );
     Validations.of(this.restApi.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: 'AWS WAF is optional and out of scope for the base deployment (cost); the stage has stage-wide and per-project throttling. Attach a web ACL to the stage where required.',
+      reason:
+        'AWS WAF is optional and out of scope for the base deployment (cost); the stage has stage-wide and per-project throttling. Attach a web ACL to the stage where required.',
     });
     // Public methods only: health, the OpenAPI document, the dashboard page, and mock methods returning 404/405 bodies.
     for (const method of this.restApi.methods) {
       if ((method.node.defaultChild as apigw.CfnMethod).authorizationType === apigw.AuthorizationType.NONE) {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: 'Deliberately public (SPEC sections 3-4): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user\'s key), and mock methods that only return 404/405 error bodies.',
+          reason:
+            "Deliberately public (SPEC sections 3-4): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user's key), and mock methods that only return 404/405 error bodies.",
         });
       }
     }

@@ -1,13 +1,13 @@
 // Event fan-out: the custom bus, a rule sending every project event to the webhook delivery function, its DLQ and alarms.
 import { Duration, Validations } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { workerHandlers } from '../routes';
 import { errorsAlarm, queueDepthAlarm, type AlarmSink } from './alarms';
-import { RuntimeSettings, ServiceFunction } from './service-function';
+import { type RuntimeSettings, ServiceFunction } from './service-function';
 
 /** The `source` every rts event carries on the bus. */
 export const EVENT_SOURCE = 'rts';
@@ -73,12 +73,18 @@ export class EventFanout extends Construct {
       ],
     });
 
-    queueDepthAlarm(this, 'DeadLetterDepth', this.deadLetterQueue, 'Webhook events were dead-lettered: some deliveries were never attempted to completion.', props.alarms);
+    queueDepthAlarm(
+      this,
+      'DeadLetterDepth',
+      this.deadLetterQueue,
+      'Webhook events were dead-lettered: some deliveries were never attempted to completion.',
+      props.alarms,
+    );
     errorsAlarm(this, 'DeliveryErrors', this.delivery, props.alarms);
 
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the dead-letter queue of the event rule target and of the delivery function\'s async invocations.',
+      reason: "This queue is itself the dead-letter queue of the event rule target and of the delivery function's async invocations.",
     });
   }
 }

@@ -29,7 +29,12 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: apigw.ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: 'Too many requests; retry later.' },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: 'Request quota exceeded; retry later.' },
   { type: apigw.ResponseType.BAD_REQUEST_BODY, status: '400', code: 'invalid_json', message: 'Request body is not valid JSON.' },
-  { type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: 'Content-Type must be application/json.' },
+  {
+    type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    status: '415',
+    code: 'unsupported_media_type',
+    message: 'Content-Type must be application/json.',
+  },
   // The authorizer could not check the key (the store failed for a moment): retryable, and never cached as a 401.
   {
     type: apigw.ResponseType.AUTHORIZER_FAILURE,

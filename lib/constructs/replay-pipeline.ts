@@ -1,14 +1,14 @@
 // The replay pipeline: SQS queue -> worker (partial batch failures), dead-letter queue -> dead-letter consumer, alarms.
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { workerHandlers } from '../routes';
 import { errorsAlarm, queueDepthAlarm, type AlarmSink } from './alarms';
-import { RuntimeSettings, ServiceFunction } from './service-function';
+import { type RuntimeSettings, ServiceFunction } from './service-function';
 
 export interface ReplayPipelineProps {
   readonly table: dynamodb.ITable;
@@ -86,9 +86,7 @@ export class ReplayPipeline extends Construct {
     })
       .bindTable(props.table, 'readwrite')
       .bindBus(props.bus);
-    this.deadLetterConsumer.fn.addEventSource(
-      new SqsEventSource(this.deadLetterQueue, { batchSize: 10, reportBatchItemFailures: true }),
-    );
+    this.deadLetterConsumer.fn.addEventSource(new SqsEventSource(this.deadLetterQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
     queueDepthAlarm(this, 'DeadLetterDepth', this.deadLetterQueue, 'Replay messages were dead-lettered: runs abandoned after retries.', props.alarms);
     // The consumer drains the dead-letter queue quickly, so depth alone can miss a dead-letter; each consumer invocation is one.
@@ -107,7 +105,8 @@ export class ReplayPipeline extends Construct {
 
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the replay queue\'s dead-letter queue; its messages go to the dead-letter consumer, and a queue for the dead-letter queue would only defer the same failure.',
+      reason:
+        "This queue is the replay queue's dead-letter queue; its messages go to the dead-letter consumer, and a queue for the dead-letter queue would only defer the same failure.",
     });
   }
 }

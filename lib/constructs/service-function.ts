@@ -1,12 +1,12 @@
 // ServiceFunction: the one place that fixes runtime, architecture, bundling, logs and tracing, plus least-privilege bind helpers.
 import { existsSync } from 'node:fs';
 import { AssetHashType, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as events from 'aws-cdk-lib/aws-events';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ROUTE_TIMEOUT_S } from '../routes';
 import { GSIS } from '../table';
@@ -141,11 +141,13 @@ export class ServiceFunction extends Construct {
     // X-Ray's PutTraceSegments/PutTelemetryRecords accept no resource scoping; CDK adds them with `*` for active tracing.
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support only Resource "*" (active tracing); every other statement of this role names its resource.',
+      reason:
+        'X-Ray PutTraceSegments/PutTelemetryRecords support only Resource "*" (active tracing); every other statement of this role names its resource.',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'Node.js 22 is the deliberate runtime (SPEC section 11): bundles target node22 and CI runs the same major; moving to a newer runtime is a tested change, not an automatic one.',
+      reason:
+        'Node.js 22 is the deliberate runtime (SPEC section 11): bundles target node22 and CI runs the same major; moving to a newer runtime is a tested change, not an automatic one.',
     });
   }
 

@@ -108,7 +108,16 @@ function measure(name: string, outfile: string, baselineFile: string, runs: numb
   return result;
 }
 
-const failed = (name: string, note: string): BundleResult => ({ name, bytes: null, gzipBytes: null, mapBytes: null, initMs: null, initWithSourceMapsMs: null, initVsBaseline: null, note });
+const failed = (name: string, note: string): BundleResult => ({
+  name,
+  bytes: null,
+  gzipBytes: null,
+  mapBytes: null,
+  initMs: null,
+  initWithSourceMapsMs: null,
+  initVsBaseline: null,
+  note,
+});
 
 /** Bundles like ServiceFunction does (one run for all); if that run fails, entry by entry to name the culprits. */
 function bundleAll(entries: string[], dir: string): Map<string, string | { error: string }> {
@@ -139,11 +148,27 @@ const ms = (n: number | null) => (n === null ? '-' : n.toFixed(1));
 export function formatTable(results: BundleResult[]): string {
   const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'x baseline', 'note']];
   for (const r of results) {
-    rows.push([r.name, kb(r.bytes), kb(r.gzipBytes), kb(r.mapBytes), ms(r.initMs), ms(r.initWithSourceMapsMs), r.initVsBaseline === null ? '-' : r.initVsBaseline.toFixed(2), r.note ?? '']);
+    rows.push([
+      r.name,
+      kb(r.bytes),
+      kb(r.gzipBytes),
+      kb(r.mapBytes),
+      ms(r.initMs),
+      ms(r.initWithSourceMapsMs),
+      r.initVsBaseline === null ? '-' : r.initVsBaseline.toFixed(2),
+      r.note ?? '',
+    ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const last = rows[0].length - 1;
-  return rows.map((row) => row.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -156,7 +181,12 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
   const dir = mkdtempSync(path.join(tmpdir(), 'rts-bench-'));
   try {
     const baselineFile = path.join(dir, 'baseline', 'index.js');
-    buildSync({ ...esbuildOptions(), logLevel: 'silent', stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' }, outfile: baselineFile });
+    buildSync({
+      ...esbuildOptions(),
+      logLevel: 'silent',
+      stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' },
+      outfile: baselineFile,
+    });
     const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, baselineFile, runs)];
 
     const entries = options.entries ?? [...KNOWN_ENTRIES];

@@ -67,7 +67,8 @@ export async function benchCi(opts: CiBenchOptions = {}): Promise<CiBench> {
     campaign.target.url = agent.url;
     const traceIds = await seedTraces(svc.projectId, traces);
     const { campaign_id } = await api(svc, 'POST', '/v1/campaigns', campaign);
-    for (let i = 0; i < traceIds.length; i += 1000) await api(svc, 'PATCH', `/v1/campaigns/${campaign_id}/eval-set`, { add_trace_ids: traceIds.slice(i, i + 1000) });
+    for (let i = 0; i < traceIds.length; i += 1000)
+      await api(svc, 'PATCH', `/v1/campaigns/${campaign_id}/eval-set`, { add_trace_ids: traceIds.slice(i, i + 1000) });
 
     // Warm the handler (module load, first connection) on a one-trace campaign so the figure is the steady state.
     const warm = await api(svc, 'POST', '/v1/campaigns', { name: 'warm-up', target: { type: 'recorded' } });

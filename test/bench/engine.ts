@@ -15,7 +15,17 @@ export interface EngineBench {
   agentStepsPerAttempt: number;
 }
 
-const TOOLS = ['lookup_order', 'get_customer', 'search_kb', 'check_inventory', 'get_shipping', 'lookup_order', 'search_kb', 'get_invoice', 'refund_order'];
+const TOOLS = [
+  'lookup_order',
+  'get_customer',
+  'search_kb',
+  'check_inventory',
+  'get_shipping',
+  'lookup_order',
+  'search_kb',
+  'get_invoice',
+  'refund_order',
+];
 
 /** A trace of 10 agent steps: 9 tool calls with realistic results, then the final answer. */
 function benchTrace(): Trace {
@@ -25,12 +35,21 @@ function benchTrace(): Trace {
   ];
   TOOLS.forEach((name, i) => {
     const id = `call_${i + 1}`;
-    steps.push({ role: 'assistant', content: null, tool_calls: [{ id, name, arguments: { order_id: '1234', page: i, amount: name === 'refund_order' ? 42.5 : undefined } }] });
+    steps.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, name, arguments: { order_id: '1234', page: i, amount: name === 'refund_order' ? 42.5 : undefined } }],
+    });
     steps.push({
       role: 'tool',
       tool_call_id: id,
       name,
-      content: { ok: true, order_id: '1234', items: [{ sku: `SKU-${i}`, qty: 1, price: 42.5 }], note: `Result ${i} for ${name}: see https://help.example.com/articles/${i}` },
+      content: {
+        ok: true,
+        order_id: '1234',
+        items: [{ sku: `SKU-${i}`, qty: 1, price: 42.5 }],
+        note: `Result ${i} for ${name}: see https://help.example.com/articles/${i}`,
+      },
     });
   });
   steps.push({ role: 'assistant', content: 'Your refund of $42.50 is on its way and should arrive within 5 business days.' });
@@ -67,7 +86,12 @@ function benchCampaign(): Campaign {
     security: { allowed_domains: ['example.com'] },
     criteria: [{ type: 'completes' }, { type: 'tool_called', tool: 'refund_order' }, { type: 'output_contains', value: 'refund' }],
   });
-  return { ...input, campaign_id: '6f1d2b3c-4d5e-4f6a-9b7c-8d9e0f1a2b3c', created_at: '2026-11-21T00:00:00.000000+00:00', eval_set: { trace_count: 0, min_scenarios: 0 } };
+  return {
+    ...input,
+    campaign_id: '6f1d2b3c-4d5e-4f6a-9b7c-8d9e0f1a2b3c',
+    created_at: '2026-11-21T00:00:00.000000+00:00',
+    eval_set: { trace_count: 0, min_scenarios: 0 },
+  };
 }
 
 /** Runs attempts back to back for about `durationMs` after a JIT warm-up of 3,000 attempts, and reports the rate. */
@@ -90,8 +114,15 @@ export async function benchEngine(durationMs = 3000): Promise<EngineBench> {
     }
   }
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const result = { attemptsPerSec: Math.round((attempts / elapsedMs) * 1000), attempts, elapsedMs: Math.round(elapsedMs), agentStepsPerAttempt: steps / attempts };
-  console.log(`replay engine: ${result.attemptsPerSec} attempts/s (${attempts} attempts of ~${result.agentStepsPerAttempt.toFixed(1)} agent steps in ${result.elapsedMs} ms)`);
+  const result = {
+    attemptsPerSec: Math.round((attempts / elapsedMs) * 1000),
+    attempts,
+    elapsedMs: Math.round(elapsedMs),
+    agentStepsPerAttempt: steps / attempts,
+  };
+  console.log(
+    `replay engine: ${result.attemptsPerSec} attempts/s (${attempts} attempts of ~${result.agentStepsPerAttempt.toFixed(1)} agent steps in ${result.elapsedMs} ms)`,
+  );
   return result;
 }
 

@@ -8,7 +8,10 @@ import { startTestService } from '../helpers/local-service';
 import { fmt, runLoad, type LoadResult } from './load';
 
 function traceOfSize(bytes: number, seed: number) {
-  const steps: unknown[] = [{ role: 'system', content: 'You are a support agent.' }, { role: 'user', content: `request ${seed}` }];
+  const steps: unknown[] = [
+    { role: 'system', content: 'You are a support agent.' },
+    { role: 'user', content: `request ${seed}` },
+  ];
   let i = 0;
   // Bigger tool results for bigger traces keep the step count under the 2,000-step limit.
   const chunk = 'lorem ipsum dolor sit amet '.repeat(bytes > 100_000 ? 200 : 20);
@@ -40,10 +43,25 @@ export async function benchFoundation(durationMs = 5000): Promise<FoundationBenc
     const runId = run.body.run_id as string;
 
     const small = Array.from({ length: 200 }, (_, i) => traceOfSize(10 * 1024, i));
-    const postTrace10k = await runLoad({ url: `${svc.url}/v1/traces`, method: 'POST', headers, bodies: small, connections: 10, durationMs, warmup: 20 });
+    const postTrace10k = await runLoad({
+      url: `${svc.url}/v1/traces`,
+      method: 'POST',
+      headers,
+      bodies: small,
+      connections: 10,
+      durationMs,
+      warmup: 20,
+    });
     const big = Array.from({ length: 4 }, (_, i) => traceOfSize(1024 * 1024, 1000 + i));
     const postTrace1m = await runLoad({ url: `${svc.url}/v1/traces`, method: 'POST', headers, bodies: big, connections: 10, durationMs, warmup: 4 });
-    const getRun = await runLoad({ url: `${svc.url}/v1/runs/${runId}`, method: 'GET', headers: svc.authHeaders, connections: 10, durationMs, warmup: 50 });
+    const getRun = await runLoad({
+      url: `${svc.url}/v1/runs/${runId}`,
+      method: 'GET',
+      headers: svc.authHeaders,
+      connections: 10,
+      durationMs,
+      warmup: 50,
+    });
 
     // Baseline: the same store, one GetItem per request, no routing, auth or validation.
     const doc = dynamoDocClient();

@@ -79,7 +79,10 @@ export async function benchFuzz(): Promise<FuzzBench> {
           figures.problems += problems.length;
           // One example per kind of problem (what went wrong, without the request, ids, bodies and numbers).
           for (const problem of problems) {
-            const kind = problem.replace(/; body ".*$/, '').replace(/^.*? -> /, '').replace(/[0-9a-f-]{36}|\d+/g, '#');
+            const kind = problem
+              .replace(/; body ".*$/, '')
+              .replace(/^.*? -> /, '')
+              .replace(/[0-9a-f-]{36}|\d+/g, '#');
             if (seen.has(kind) || figures.examples.length >= 8) continue;
             seen.add(kind);
             figures.examples.push(`${compact(problem)}\n    input: ${compact(fc.stringify(input))}`);

@@ -52,7 +52,9 @@ export async function benchReplayE2e(runs = 100, concurrency = 8): Promise<Repla
 
 export function printReplayE2e(r: ReplayE2eBench): void {
   console.log('\n== Replay end to end (local service + demo agent) ==');
-  console.log(`${r.runs} runs x ${r.attempts / r.runs} attempts: ${r.attempts} attempts in ${(r.wallMs / 1000).toFixed(1)} s = ${r.attemptsPerSec.toFixed(0)} attempts/s (submission ${r.submitMs} ms)`);
+  console.log(
+    `${r.runs} runs x ${r.attempts / r.runs} attempts: ${r.attempts} attempts in ${(r.wallMs / 1000).toFixed(1)} s = ${r.attemptsPerSec.toFixed(0)} attempts/s (submission ${r.submitMs} ms)`,
+  );
 }
 
 if (require.main === module) {

@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   if (run('engine')) {
     console.log('\n== Replay engine in-process ==');
     const e = await benchEngine();
-    console.log(`${e.attemptsPerSec.toFixed(0)} attempts/s (${e.attempts} attempts of ${e.agentStepsPerAttempt} agent steps in ${(e.elapsedMs / 1000).toFixed(1)} s, zero-latency agent)`);
+    console.log(
+      `${e.attemptsPerSec.toFixed(0)} attempts/s (${e.attempts} attempts of ${e.agentStepsPerAttempt} agent steps in ${(e.elapsedMs / 1000).toFixed(1)} s, zero-latency agent)`,
+    );
   }
   if (run('e2e')) printReplayE2e(await benchReplayE2e());
   if (run('ci')) printCi(await benchCi());

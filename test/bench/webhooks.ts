@@ -43,13 +43,33 @@ function percentile(sorted: number[], p: number): number {
 function bridge(projectId: string, n: number, id = randomUUID()): EventBridgeEvent<string, BusEvent> {
   const detail: BusEvent = {
     id,
-    envelope: { event_type: 'run.completed', project_id: projectId, created_at: new Date().toISOString(), data: { n, run_id: randomUUID(), status: 'done', pass_rate: 1 } },
+    envelope: {
+      event_type: 'run.completed',
+      project_id: projectId,
+      created_at: new Date().toISOString(),
+      data: { n, run_id: randomUUID(), status: 'done', pass_rate: 1 },
+    },
   };
-  return { version: '0', id: randomUUID(), 'detail-type': 'run.completed', source: 'rts', account: '0', time: '', region: 'local', resources: [], detail };
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'run.completed',
+    source: 'rts',
+    account: '0',
+    time: '',
+    region: 'local',
+    resources: [],
+    detail,
+  };
 }
 
 /** Runs the handler over the events with at most `concurrency` in flight, as a bus with that many concurrent invocations. */
-async function dispatch(handler: WebhookDeliveryHandler, events: EventBridgeEvent<string, BusEvent>[], concurrency: number, sentAt: Map<number, number>) {
+async function dispatch(
+  handler: WebhookDeliveryHandler,
+  events: EventBridgeEvent<string, BusEvent>[],
+  concurrency: number,
+  sentAt: Map<number, number>,
+) {
   let next = 0;
   const worker = async () => {
     while (next < events.length) {
@@ -62,7 +82,9 @@ async function dispatch(handler: WebhookDeliveryHandler, events: EventBridgeEven
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-export async function benchWebhooks(opts: { events?: number; webhooks?: number; latencySamples?: number; concurrency?: number } = {}): Promise<WebhooksBench> {
+export async function benchWebhooks(
+  opts: { events?: number; webhooks?: number; latencySamples?: number; concurrency?: number } = {},
+): Promise<WebhooksBench> {
   const eventCount = opts.events ?? 1000;
   const webhookCount = opts.webhooks ?? 5;
   const samples = opts.latencySamples ?? 200;

@@ -113,7 +113,14 @@ describe('dashboard handler bundled as for Lambda', () => {
     const bundle = path.join(dir, 'index.js');
 
     // Act: a fresh Node process with no loader hooks, like the Lambda runtime.
-    const answer = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)}).handler(${JSON.stringify(event('/dashboard'))}).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' });
+    const answer = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(bundle)}).handler(${JSON.stringify(event('/dashboard'))}).then((r) => process.stdout.write(JSON.stringify(r)))`,
+      ],
+      { encoding: 'utf8' },
+    );
 
     // Assess
     const bundled = JSON.parse(answer);

@@ -18,7 +18,9 @@ const ciBatchRoute = findRoute('GET', '/v1/ci/batch/00000000-0000-4000-8000-0000
 const CI_BATCH_READY = !!ciBatchRoute && existsSync(join(__dirname, '..', '..', 'functions', 'http', `${ciBatchRoute.route.handler}.ts`));
 
 const suite = HAVE_CHROMIUM ? describe : describe.skip;
-const suiteName = HAVE_CHROMIUM ? 'dashboard in headless Chromium' : `dashboard in headless Chromium (skipped: no Chromium at ${CHROMIUM}; install it or set CHROMIUM_PATH)`;
+const suiteName = HAVE_CHROMIUM
+  ? 'dashboard in headless Chromium'
+  : `dashboard in headless Chromium (skipped: no Chromium at ${CHROMIUM}; install it or set CHROMIUM_PATH)`;
 if (!HAVE_CHROMIUM) console.warn(`[dashboard browser tests] skipped: no Chromium binary at ${CHROMIUM}`);
 
 let svc: TestService;
@@ -96,7 +98,16 @@ suite(suiteName, () => {
     svc = await startTestService({ deliverWebhooks: false });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
 
     const traceId = await createTrace(sampleTrace());
@@ -104,7 +115,9 @@ suite(suiteName, () => {
     runId = await queueRun(traceId, campaignId);
 
     const hostile = sampleTrace({ name: `hostile ${XSS}` });
-    hostile.steps = hostile.steps.map((s: any) => (s.role === 'tool' && s.name === 'lookup_order' ? { ...s, content: { status: 'delivered', note: XSS } } : s));
+    hostile.steps = hostile.steps.map((s: any) =>
+      s.role === 'tool' && s.name === 'lookup_order' ? { ...s, content: { status: 'delivered', note: XSS } } : s,
+    );
     hostile.steps[hostile.steps.length - 1] = { role: 'assistant', content: `Your refund is on its way. ${XSS}` };
     xssCampaignName = `audit ${XSS}`;
     const hostileCampaign = await createCampaign(recordedCampaign({ name: xssCampaignName }));
@@ -112,7 +125,8 @@ suite(suiteName, () => {
 
     run = await settle(`/v1/runs/${runId}`, terminal);
     await settle(`/v1/runs/${xssRunId}`, terminal);
-    if (!terminal(run)) console.warn(`[dashboard browser tests] run ${runId} is still ${run.status} after ${RUN_WAIT_MS} ms; run-page assertions use that state`);
+    if (!terminal(run))
+      console.warn(`[dashboard browser tests] run ${runId} is still ${run.status} after ${RUN_WAIT_MS} ms; run-page assertions use that state`);
   });
 
   afterAll(async () => {
@@ -150,13 +164,17 @@ suite(suiteName, () => {
       const runsTable = page.getByRole('table', { name: /most recent runs/ });
       await runsTable.getByRole('link', { name: runId }).waitFor();
       await expect(runsTable.getByRole('link', { name: runId }).getAttribute('href')).resolves.toBe(`/dashboard/runs/${runId}`);
-      await page.getByRole('table', { name: /Campaigns/ }).getByText('refund audit').first().waitFor();
+      await page
+        .getByRole('table', { name: /Campaigns/ })
+        .getByText('refund audit')
+        .first()
+        .waitFor();
       expect(await page.evaluate<string | null>("sessionStorage.getItem('rts.dashboard.credentials')")).toContain(svc.projectId);
       await context.close();
     });
 
     it('shows the credentials form again with the API error message for a wrong key', async () => {
-      const wrongKey = 'rts_' + 'x'.repeat(40);
+      const wrongKey = `rts_${'x'.repeat(40)}`;
       const apiAnswer = await svc.raw('GET', `/v1/runs/${runId}`, { headers: { 'X-API-Key': wrongKey, 'X-Project-Id': svc.projectId } });
       expect(apiAnswer.status).toBe(401);
       const { context, page } = await newPage();
@@ -225,7 +243,10 @@ suite(suiteName, () => {
       await page.getByRole('table', { name: /Security events/ }).waitFor();
       const runPageImages = await page.locator('img').count();
       await page.goto(`${svc.url}/dashboard`);
-      await page.getByRole('table', { name: /Campaigns/ }).getByText(xssCampaignName).waitFor();
+      await page
+        .getByRole('table', { name: /Campaigns/ })
+        .getByText(xssCampaignName)
+        .waitFor();
       const homePageImages = await page.locator('img').count();
 
       expect(runPageImages).toBe(0);
@@ -299,11 +320,13 @@ suite(suiteName, () => {
         expect(sub.status).toBe(202);
         const batch = await settle(`/v1/ci/batch/${sub.body.ci_batch_id}`, (b) => b.status === 'done');
 
-        const down = await createCampaign(recordedCampaign({
-          name: 'unreachable agent',
-          target: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/step`, timeout_ms: 300 },
-          criteria: [{ type: 'completes' }],
-        }));
+        const down = await createCampaign(
+          recordedCampaign({
+            name: 'unreachable agent',
+            target: { type: 'http', url: `http://127.0.0.1:${await closedPort()}/step`, timeout_ms: 300 },
+            criteria: [{ type: 'completes' }],
+          }),
+        );
         expect((await svc.api('PATCH', `/v1/campaigns/${down}/eval-set`, { add_trace_ids: traceIds.slice(0, 1) })).status).toBe(200);
         const downSub = await svc.api('POST', '/v1/ci/runs', { campaign_id: down });
         expect(downSub.status).toBe(202);

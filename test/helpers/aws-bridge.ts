@@ -85,13 +85,19 @@ export async function startAwsBridge(opts: AwsBridgeOptions): Promise<AwsBridge>
   let queueUrl = '';
 
   async function sendMessageBatch(body: Record<string, any>) {
-    if (body.QueueUrl !== queueUrl) throw new AwsError(400, 'com.amazonaws.sqs#QueueDoesNotExist', `The specified queue does not exist: ${body.QueueUrl}`);
+    if (body.QueueUrl !== queueUrl)
+      throw new AwsError(400, 'com.amazonaws.sqs#QueueDoesNotExist', `The specified queue does not exist: ${body.QueueUrl}`);
     const entries = (body.Entries ?? []) as { Id: string; MessageBody: string }[];
-    if (entries.length < 1 || entries.length > 10) throw new AwsError(400, 'com.amazonaws.sqs#TooManyEntriesInBatchRequest', `${entries.length} entries`);
+    if (entries.length < 1 || entries.length > 10)
+      throw new AwsError(400, 'com.amazonaws.sqs#TooManyEntriesInBatchRequest', `${entries.length} entries`);
     await targets!.queue.sendReplay(entries.map((e) => JSON.parse(e.MessageBody) as ReplayMessage));
     calls.sendMessageBatch++;
     return {
-      Successful: entries.map((e) => ({ Id: e.Id, MessageId: randomUUID(), MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex') })),
+      Successful: entries.map((e) => ({
+        Id: e.Id,
+        MessageId: randomUUID(),
+        MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex'),
+      })),
       Failed: [],
     };
   }
@@ -113,7 +119,9 @@ export async function startAwsBridge(opts: AwsBridgeOptions): Promise<AwsBridge>
     calls.putEvents++;
     return {
       FailedEntryCount: results.length - accepted.length,
-      Entries: results.map((r) => (r.refused ? { ErrorCode: 'InternalFailure', ErrorMessage: 'refused by the test (simulated outage)' } : { EventId: randomUUID() })),
+      Entries: results.map((r) =>
+        r.refused ? { ErrorCode: 'InternalFailure', ErrorMessage: 'refused by the test (simulated outage)' } : { EventId: randomUUID() },
+      ),
     };
   }
 
@@ -128,7 +136,8 @@ export async function startAwsBridge(opts: AwsBridgeOptions): Promise<AwsBridge>
     const contentType = op?.contentType ?? 'application/x-amz-json-1.0';
     try {
       if (!op) throw new AwsError(400, 'UnknownOperationException', `aws-bridge does not implement ${target || `${req.method} ${req.url}`}`);
-      if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 ')) throw new AwsError(403, 'MissingAuthenticationTokenException', 'unsigned request');
+      if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 '))
+        throw new AwsError(403, 'MissingAuthenticationTokenException', 'unsigned request');
       const body = await readJson(req);
       if (!targets) throw new AwsError(503, 'ServiceUnavailable', 'the local queue and bus are not attached yet');
       const out = JSON.stringify(await op.run(body));

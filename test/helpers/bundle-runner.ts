@@ -122,7 +122,8 @@ async function main(): Promise<void> {
     if (cmd.type === 'outage') {
       const deadLettered = service.queue.stats.deadLettered;
       bridge.refuseEvents(
-        (e, detailType) => detailType === 'run.completed' && e.envelope.data.campaign_id === cmd.campaignId && service.queue.stats.deadLettered === deadLettered,
+        (e, detailType) =>
+          detailType === 'run.completed' && e.envelope.data.campaign_id === cmd.campaignId && service.queue.stats.deadLettered === deadLettered,
       );
       send({ type: 'outage' });
     }
@@ -130,7 +131,14 @@ async function main(): Promise<void> {
   });
   // The test process went away without asking: do not outlive it.
   process.on('disconnect', () => void close());
-  send({ type: 'ready', url: service.url, projectId: service.projectId, apiKey: service.apiKey, dynamodbEndpoint: service.dynamodbEndpoint, tableName: service.tableName });
+  send({
+    type: 'ready',
+    url: service.url,
+    projectId: service.projectId,
+    apiKey: service.apiKey,
+    dynamodbEndpoint: service.dynamodbEndpoint,
+    tableName: service.tableName,
+  });
 }
 
 main().catch((err: Error) => {

@@ -76,7 +76,15 @@ export interface FaultProxy {
 }
 
 const DYNAMO_ERROR_NAMESPACE = 'com.amazonaws.dynamodb.v20120810';
-const ADMIN_OPERATIONS = new Set(['CreateTable', 'DescribeTable', 'DeleteTable', 'UpdateTable', 'ListTables', 'UpdateTimeToLive', 'DescribeTimeToLive']);
+const ADMIN_OPERATIONS = new Set([
+  'CreateTable',
+  'DescribeTable',
+  'DeleteTable',
+  'UpdateTable',
+  'ListTables',
+  'UpdateTimeToLive',
+  'DescribeTimeToLive',
+]);
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
 export function seededRandom(seed: number): () => number {
@@ -157,12 +165,9 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   function forward(headers: IncomingHttpHeaders, method: string, path: string, body: Buffer): Promise<Upstream> {
     stats.forwarded++;
     return new Promise((resolve, reject) => {
-      const up = httpRequest(
-        { host: target.hostname, port: target.port, method, path, headers: { ...headers, host: target.host }, agent },
-        (res) => {
-          readAll(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
-        },
-      );
+      const up = httpRequest({ host: target.hostname, port: target.port, method, path, headers: { ...headers, host: target.host }, agent }, (res) => {
+        readAll(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
+      });
       up.on('error', reject);
       up.end(body);
     });
@@ -181,7 +186,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     void (async () => {
       const raw = await readAll(req);
       const text = raw.toString('utf8');
-      const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+      const operation =
+        String(req.headers['x-amz-target'] ?? '')
+          .split('.')
+          .pop() ?? '';
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(text) as Record<string, any>;
@@ -194,7 +202,13 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       const send = () => forward(req.headers, req.method ?? 'POST', req.url ?? '/', raw);
       if (!chosen) return relay(res, await send());
 
-      const fault: InjectedFault = { seq: n, kind: chosen.kind, operation, applied: chosen.kind === 'stall' || chosen.kind === 'lost_response', targeted: chosen.targeted };
+      const fault: InjectedFault = {
+        seq: n,
+        kind: chosen.kind,
+        operation,
+        applied: chosen.kind === 'stall' || chosen.kind === 'lost_response',
+        targeted: chosen.targeted,
+      };
       faults.push(fault);
       stats.injected[fault.kind]++;
       const perOp = (stats.byOperation[operation] ??= {});

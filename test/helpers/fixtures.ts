@@ -8,7 +8,11 @@ export function sampleTrace(overrides: Record<string, unknown> = {}) {
     model: { provider: 'openai', name: 'gpt-4o-mini' },
     tools: [
       { name: 'lookup_order', description: 'Find an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } },
-      { name: 'refund_order', description: 'Refund an order', parameters: { type: 'object', properties: { order_id: { type: 'string' }, amount: { type: 'number' } } } },
+      {
+        name: 'refund_order',
+        description: 'Refund an order',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' }, amount: { type: 'number' } } },
+      },
     ],
     steps: [
       { role: 'system', content: 'You are a support agent.' },
@@ -30,7 +34,10 @@ export function recordedCampaign(overrides: Record<string, unknown> = {}) {
     name: 'refund audit',
     target: { type: 'recorded' },
     policies: [{ id: 'no-delete', type: 'deny_tools', tools: ['delete_*'] }],
-    criteria: [{ type: 'tool_called', tool: 'refund_order' }, { type: 'output_contains', value: 'refund' }],
+    criteria: [
+      { type: 'tool_called', tool: 'refund_order' },
+      { type: 'output_contains', value: 'refund' },
+    ],
     ...overrides,
   };
 }

@@ -55,18 +55,39 @@ export function apiVocabulary(extraStrings: string[] = []): Vocabulary {
   const keys = new Set<string>(HOSTILE_KEYS);
   const strings = new Set<string>(HOSTILE_STRINGS);
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
-      if (k === 'properties' && v && typeof v === 'object') Object.keys(v).forEach((p) => keys.add(p));
-      if (k === 'enum' && Array.isArray(v)) v.filter((e): e is string => typeof e === 'string').forEach((e) => strings.add(e));
+      if (k === 'properties' && v && typeof v === 'object') for (const p of Object.keys(v)) keys.add(p);
+      if (k === 'enum' && Array.isArray(v)) for (const e of v) if (typeof e === 'string') strings.add(e);
       if ((k === 'const' || k === 'example') && typeof v === 'string') strings.add(v);
       walk(v);
     }
   };
   walk(openApiDocument(routes));
   // OTLP exports are typed loosely in the document; their field names are what the converter reads.
-  for (const k of ['resourceSpans', 'scopeSpans', 'spans', 'attributes', 'key', 'value', 'stringValue', 'intValue', 'arrayValue', 'kvlistValue', 'values', 'traceId', 'spanId', 'parentSpanId', 'events', 'body']) keys.add(k);
+  for (const k of [
+    'resourceSpans',
+    'scopeSpans',
+    'spans',
+    'attributes',
+    'key',
+    'value',
+    'stringValue',
+    'intValue',
+    'arrayValue',
+    'kvlistValue',
+    'values',
+    'traceId',
+    'spanId',
+    'parentSpanId',
+    'events',
+    'body',
+  ])
+    keys.add(k);
   for (const s of extraStrings) strings.add(s);
   return { keys: [...keys], strings: [...strings] };
 }
@@ -105,7 +126,16 @@ export const unstorableNumber: fc.Arbitrary<string> = fc.oneof(
 
 /** Finite, in-range numbers that are not exact in a double or beyond 2^53 (the SDK's marshaller refuses those). */
 export const impreciseNumber: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('9007199254740993', '-9007199254740993', '18446744073709551616', '1e20', '1.5e100', '9.99e125', '0.1234567890123456789012345678901234567890', '1e-129'),
+  fc.constantFrom(
+    '9007199254740993',
+    '-9007199254740993',
+    '18446744073709551616',
+    '1e20',
+    '1.5e100',
+    '9.99e125',
+    '0.1234567890123456789012345678901234567890',
+    '1e-129',
+  ),
   fc
     .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 16, max: 125 }), fc.boolean())
     .map(([d, n, scientific]) => (scientific ? `${d}e${n}` : `${d}${'0'.repeat(n)}`)),
@@ -124,7 +154,25 @@ export const numberLiteral: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Tokens no JSON parser may accept: bad numbers, raw control characters in strings, bad escapes, JS literals. */
-const INVALID_TOKENS = ['NaN', 'Infinity', '-Infinity', '01', '+1', '.5', '1.', '0x10', '1e', '--1', 'undefined', "'a'", '"\u0000"', '"a\nb"', '"\\x41"', '"\\u12"', '"\\'];
+const INVALID_TOKENS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '01',
+  '+1',
+  '.5',
+  '1.',
+  '0x10',
+  '1e',
+  '--1',
+  'undefined',
+  "'a'",
+  '"\u0000"',
+  '"a\nb"',
+  '"\\x41"',
+  '"\\u12"',
+  '"\\',
+];
 
 const literal = (vocab: Vocabulary): fc.Arbitrary<string> =>
   fc.oneof(
@@ -134,10 +182,7 @@ const literal = (vocab: Vocabulary): fc.Arbitrary<string> =>
   );
 
 const keyLiteral = (vocab: Vocabulary): fc.Arbitrary<string> =>
-  fc.oneof(
-    { arbitrary: fc.constantFrom(...vocab.keys).map((k) => JSON.stringify(k)), weight: 5 },
-    { arbitrary: stringLiteral(vocab), weight: 1 },
-  );
+  fc.oneof({ arbitrary: fc.constantFrom(...vocab.keys).map((k) => JSON.stringify(k)), weight: 5 }, { arbitrary: stringLiteral(vocab), weight: 1 });
 
 const ws = fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  ');
 
@@ -213,7 +258,25 @@ export const limitText: fc.Arbitrary<string> = fc
 /** Text that is not JSON at all, or JSON broken at some point. */
 export function malformedText(vocab: Vocabulary): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.constantFrom('', ' ', '\ufeff{}', '{', '}', '{"a":}', '{"a" 1}', "{'a':1}", '{a:1}', '[1,]', '{"a":1,}', '{}{}', '{} x', '\u0000', 'undefined', '<html></html>', 'a=1&b=2'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '\ufeff{}',
+      '{',
+      '}',
+      '{"a":}',
+      '{"a" 1}',
+      "{'a':1}",
+      '{a:1}',
+      '[1,]',
+      '{"a":1,}',
+      '{}{}',
+      '{} x',
+      '\u0000',
+      'undefined',
+      '<html></html>',
+      'a=1&b=2',
+    ),
     fc.tuple(jsonObjectText(vocab), fc.nat()).map(([t, cut]) => t.slice(0, cut % Math.max(1, t.length))),
     // One invalid token in place of the first value of an otherwise valid object.
     fc
@@ -226,7 +289,9 @@ export function malformedText(vocab: Vocabulary): fc.Arbitrary<string> {
 /** Bytes that are not UTF-8 (the gateway decodes them to U+FFFD), wrapped in JSON or not. */
 export const invalidUtf8: fc.Arbitrary<Uint8Array> = fc
   .tuple(fc.uint8Array({ minLength: 1, maxLength: 32 }), fc.boolean())
-  .map(([bytes, wrapped]) => (wrapped ? Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('","steps":[]}')]) : Buffer.from(bytes)));
+  .map(([bytes, wrapped]) =>
+    wrapped ? Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('","steps":[]}')]) : Buffer.from(bytes),
+  );
 
 /** Every kind of request body: any top-level JSON value (objects favoured), deep, wide, at the limit, broken, not UTF-8. */
 export function rawBody(vocab: Vocabulary): fc.Arbitrary<string | Uint8Array> {
@@ -320,7 +385,7 @@ export function percentEncode(value: string | Uint8Array): string {
   return out;
 }
 
-const urlSafeChar = fc.constantFrom(...'abcdefABCDEF0123456789-._~!$&\'()*+,;=:@%'.split(''));
+const urlSafeChar = fc.constantFrom(..."abcdefABCDEF0123456789-._~!$&'()*+,;=:@%".split(''));
 
 /**
  * Node's HTTP parser refuses a request line plus headers over 16 KiB before any handler runs; `oversize` inputs go
@@ -338,9 +403,34 @@ export function pathSegment(knownIds: string[], opts: { oversize?: boolean } = {
     { arbitrary: fc.stringMatching(/^wh_[a-z0-9]{24}$/), weight: 1 },
     { arbitrary: fc.string({ unit: urlSafeChar, minLength: 1, maxLength: 40 }), weight: 2 },
     { arbitrary: fc.integer({ min: 37, max: 4000 }).map((n) => 'a'.repeat(n)), weight: 1 },
-    { arbitrary: hostileString(40).filter((s) => s.length > 0).map(percentEncode), weight: 2 },
+    {
+      arbitrary: hostileString(40)
+        .filter((s) => s.length > 0)
+        .map(percentEncode),
+      weight: 2,
+    },
     { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 24 }).map(percentEncode), weight: 1 },
-    { arbitrary: fc.constantFrom('%', '%z', '%zz', '%00', '%2F', '%2e%2e', '%ED%A0%80', '%E0%A4%A', '%C0%AF', '..%2F..%2Fetc', '%20', '+', 'null', 'undefined', '0', '-1'), weight: 2 },
+    {
+      arbitrary: fc.constantFrom(
+        '%',
+        '%z',
+        '%zz',
+        '%00',
+        '%2F',
+        '%2e%2e',
+        '%ED%A0%80',
+        '%E0%A4%A',
+        '%C0%AF',
+        '..%2F..%2Fetc',
+        '%20',
+        '+',
+        'null',
+        'undefined',
+        '0',
+        '-1',
+      ),
+      weight: 2,
+    },
   ];
   if (opts.oversize) arbs.push({ arbitrary: oversized.map((n) => 'a'.repeat(n)), weight: 1 });
   if (knownIds.length) {
@@ -362,11 +452,32 @@ const QUERY_KEYS = ['limit', 'cursor', 'status', 'campaign_id', 'trace_id', 'run
 export function queryString(opts: { ids: string[]; cursors: string[]; vocab: Vocabulary; oversize?: boolean }): fc.Arbitrary<string> {
   const limit = fc.oneof(
     fc.integer({ min: -2, max: 102 }).map(String),
-    fc.constantFrom('', '0', '1', '100', '101', '1e2', '1.0', '+5', ' 5', '5 ', '0x10', '\u0663', '\uff11', 'NaN', 'Infinity', '-0', '00050', '9'.repeat(400)),
+    fc.constantFrom(
+      '',
+      '0',
+      '1',
+      '100',
+      '101',
+      '1e2',
+      '1.0',
+      '+5',
+      ' 5',
+      '5 ',
+      '0x10',
+      '\u0663',
+      '\uff11',
+      'NaN',
+      'Infinity',
+      '-0',
+      '00050',
+      '9'.repeat(400),
+    ),
   );
   const cursorArbs: fc.Arbitrary<string>[] = [
     fc.constantFrom('', '.', '..', 'a.b.c', 'eyJ9.AAAA', 'null'),
-    fc.tuple(jsonValueText(opts.vocab, 2), fc.string({ unit: urlSafeChar, maxLength: 40 })).map(([j, mac]) => `${Buffer.from(j).toString('base64url')}.${mac}`),
+    fc
+      .tuple(jsonValueText(opts.vocab, 2), fc.string({ unit: urlSafeChar, maxLength: 40 }))
+      .map(([j, mac]) => `${Buffer.from(j).toString('base64url')}.${mac}`),
     hostileString(40),
   ];
   if (opts.oversize) cursorArbs.push(oversized.map((n) => 'A'.repeat(n)));
@@ -379,7 +490,7 @@ export function queryString(opts: { ids: string[]; cursors: string[]; vocab: Voc
         const at = i % c.length;
         return c.slice(0, at) + (c[at] === 'A' ? 'B' : 'A') + c.slice(at + 1);
       }),
-      real.map((c) => c.split('.')[0] + '.'),
+      real.map((c) => `${c.split('.')[0]}.`),
     );
   }
   const ids = opts.ids.length ? fc.oneof(fc.constantFrom(...opts.ids), fc.uuid({ version: 4 }), hostileString(12)) : fc.uuid({ version: 4 });
@@ -389,14 +500,24 @@ export function queryString(opts: { ids: string[]; cursors: string[]; vocab: Voc
       : key.startsWith('cursor')
         ? fc.oneof(...cursorArbs)
         : key === 'status'
-          ? fc.oneof(fc.constantFrom(...opts.vocab.strings.slice(0, 40), 'queued', 'running', 'completed', 'failed', 'QUEUED', 'all'), hostileString(8))
+          ? fc.oneof(
+              fc.constantFrom(...opts.vocab.strings.slice(0, 40), 'queued', 'running', 'completed', 'failed', 'QUEUED', 'all'),
+              hostileString(8),
+            )
           : ids;
-  const pair = fc.oneof(fc.constantFrom(...QUERY_KEYS), hostileString(6)).chain((key) =>
-    fc.tuple(fc.constant(key), valueFor(key), fc.boolean()).map(([k, v, raw]) => (raw && /^[\w.~-]*$/.test(v) ? `${percentEncode(k)}=${v}` : `${percentEncode(k)}=${percentEncode(v)}`)),
-  );
+  const pair = fc
+    .oneof(fc.constantFrom(...QUERY_KEYS), hostileString(6))
+    .chain((key) =>
+      fc
+        .tuple(fc.constant(key), valueFor(key), fc.boolean())
+        .map(([k, v, raw]) => (raw && /^[\w.~-]*$/.test(v) ? `${percentEncode(k)}=${v}` : `${percentEncode(k)}=${percentEncode(v)}`)),
+    );
   return fc.oneof(
     { arbitrary: fc.array(pair, { maxLength: 4 }).map((pairs) => pairs.join('&')), weight: 8 },
-    { arbitrary: fc.constantFrom('', '&', '&&=&', '=', 'limit', 'limit=', 'limit=1&limit=2', 'cursor=%', 'limit=%zz', 'limit=1%00', '%ff%fe=1'), weight: 2 },
+    {
+      arbitrary: fc.constantFrom('', '&', '&&=&', '=', 'limit', 'limit=', 'limit=1&limit=2', 'cursor=%', 'limit=%zz', 'limit=1%00', '%ff%fe=1'),
+      weight: 2,
+    },
   );
 }
 
@@ -456,7 +577,12 @@ export function credentialValue(real: string[], shape: 'key' | 'project'): fc.Ar
     { arbitrary: one, weight: 6 },
     { arbitrary: fc.constant(undefined), weight: 1 },
     { arbitrary: one.map((v) => v.toUpperCase()), weight: 1 },
-    { arbitrary: fc.tuple(one, fc.nat()).map(([v, i]) => v.slice(0, i % v.length) + (v[i % v.length] === 'a' ? 'b' : 'a') + v.slice((i % v.length) + 1)), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(one, fc.nat())
+        .map(([v, i]) => v.slice(0, i % v.length) + (v[i % v.length] === 'a' ? 'b' : 'a') + v.slice((i % v.length) + 1)),
+      weight: 1,
+    },
     { arbitrary: one.map((v) => `${v}, ${v}`), weight: 1 },
     { arbitrary: shape === 'key' ? fc.stringMatching(/^rts_[A-Za-z0-9]{40}$/) : fc.uuid({ version: 4 }), weight: 1 },
     { arbitrary: headerValue(0, 80), weight: 2 },

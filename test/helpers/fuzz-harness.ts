@@ -160,16 +160,29 @@ export function validBodies(ids: Record<string, string>, tag: string): Record<st
   const { otlp, httpCampaign } = templateFiles();
   return {
     'POST /v1/traces': [sampleTrace({ name: `${tag} trace` }), sampleTrace({ trace_id: ids.trace_id, name: `${tag} trace` }), ...otlp],
-    'POST /v1/campaigns': [recordedCampaign({ name: `${tag} campaign` }), { ...httpCampaign, target: { type: 'http', url: 'http://127.0.0.1:9/step', timeout_ms: 500 } }],
+    'POST /v1/campaigns': [
+      recordedCampaign({ name: `${tag} campaign` }),
+      { ...httpCampaign, target: { type: 'http', url: 'http://127.0.0.1:9/step', timeout_ms: 500 } },
+    ],
     'PATCH /v1/campaigns/{campaign_id}/eval-set': [{ add_trace_ids: [ids.trace_id], min_scenarios: 1 }],
     'POST /v1/campaigns/{campaign_id}/run-pack': [{ trace_ids: [ids.trace_id] }, {}],
     'POST /v1/runs': [{ trace_id: ids.trace_id, campaign_id: ids.campaign_id }],
     'POST /v1/ci/runs': [
-      { campaign_id: ids.campaign_id, thresholds: { min_pass_rate: 0.5, max_unsafe: 0, max_failures: 1 }, metadata: { commit: 'abc123', branch: 'main', pipeline_url: 'https://ci.example.com/1' } },
+      {
+        campaign_id: ids.campaign_id,
+        thresholds: { min_pass_rate: 0.5, max_unsafe: 0, max_failures: 1 },
+        metadata: { commit: 'abc123', branch: 'main', pipeline_url: 'https://ci.example.com/1' },
+      },
       { campaign_id: ids.campaign_id, trace_id: ids.trace_id },
     ],
-    'POST /v1/webhooks': [{ url: 'https://example.com/hooks/rts', events: ['run.completed'], description: `${tag} hook` }, { url: 'https://example.com/all', events: ['*'] }],
-    'PATCH /v1/webhooks/{webhook_id}': [{ is_enabled: false, description: 'paused' }, { url: 'https://example.com/other', events: ['*'], is_enabled: true }],
+    'POST /v1/webhooks': [
+      { url: 'https://example.com/hooks/rts', events: ['run.completed'], description: `${tag} hook` },
+      { url: 'https://example.com/all', events: ['*'] },
+    ],
+    'PATCH /v1/webhooks/{webhook_id}': [
+      { is_enabled: false, description: 'paused' },
+      { url: 'https://example.com/other', events: ['*'], is_enabled: true },
+    ],
   };
 }
 
@@ -245,10 +258,20 @@ export class FuzzWorld {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       const text = await res.text();
-      return { request: req, status: res.status, retryAfter: res.headers.get('retry-after'), contentType: res.headers.get('content-type'), text, ms: performance.now() - started };
+      return {
+        request: req,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        contentType: res.headers.get('content-type'),
+        text,
+        ms: performance.now() - started,
+      };
     } catch (err) {
       const e = err as Error & { cause?: Error };
-      const failure = e.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : `request failed: ${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
+      const failure =
+        e.name === 'TimeoutError'
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : `request failed: ${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
       return { request: req, status: 0, retryAfter: null, contentType: null, text: '', ms: performance.now() - started, failure };
     }
   }
@@ -269,7 +292,8 @@ export class FuzzWorld {
   /** Every problem of a batch of outcomes, one line each (empty when all is well). */
   problems(outcomes: FuzzOutcome[], opts: { allowRetryable503?: boolean } = {}): string[] {
     const foreignIds = [...new Set([this.foreign.projectId, ...Object.values(this.foreign.ids).flat()])];
-    const requestText = (r: FuzzRequest) => `${r.path}\n${safeDecode(r.path)}\n${Object.values(r.headers).join('\n')}\n${bodyText(r.body)}`.toLowerCase();
+    const requestText = (r: FuzzRequest) =>
+      `${r.path}\n${safeDecode(r.path)}\n${Object.values(r.headers).join('\n')}\n${bodyText(r.body)}`.toLowerCase();
     // First what the own project may now legitimately hold (it wrote the id, say a trace_id of its own choosing, and
     // the service accepted it as its own), so that a listing answered in the same batch can show it.
     for (const o of outcomes) {
@@ -319,7 +343,15 @@ export class FuzzWorld {
     for (let i = 0; i < ids.length; i++) {
       const res = await call(this.svc, this.own, 'GET', `/v1/webhooks/${ids[i]}`, undefined, this.options.timeoutMs, [200, 404]);
       if (res.status === 404) {
-        const made = await call(this.svc, this.own, 'POST', '/v1/webhooks', { url: 'https://example.com/restored', events: ['*'] }, this.options.timeoutMs, [201, 409, 422]);
+        const made = await call(
+          this.svc,
+          this.own,
+          'POST',
+          '/v1/webhooks',
+          { url: 'https://example.com/restored', events: ['*'] },
+          this.options.timeoutMs,
+          [201, 409, 422],
+        );
         if (made.status === 201) ids[i] = made.body.webhook_id;
       }
     }
@@ -329,8 +361,10 @@ export class FuzzWorld {
   async foreignSnapshot(): Promise<string> {
     const f = this.foreign;
     const parts: unknown[] = [];
-    for (const path of ['/v1/traces', '/v1/campaigns', '/v1/webhooks', '/v1/runs']) parts.push((await call(this.svc, f, 'GET', `${path}?limit=100`, undefined, this.options.timeoutMs)).body);
-    for (const id of f.ids.campaign_id) parts.push((await call(this.svc, f, 'GET', `/v1/campaigns/${id}/eval-set`, undefined, this.options.timeoutMs)).body);
+    for (const path of ['/v1/traces', '/v1/campaigns', '/v1/webhooks', '/v1/runs'])
+      parts.push((await call(this.svc, f, 'GET', `${path}?limit=100`, undefined, this.options.timeoutMs)).body);
+    for (const id of f.ids.campaign_id)
+      parts.push((await call(this.svc, f, 'GET', `/v1/campaigns/${id}/eval-set`, undefined, this.options.timeoutMs)).body);
     for (const id of f.ids.trace_id) parts.push((await call(this.svc, f, 'GET', `/v1/traces/${id}`, undefined, this.options.timeoutMs)).body);
     return JSON.stringify(parts);
   }
@@ -358,12 +392,18 @@ async function call(
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(svc.url + path, {
     method,
-    headers: { 'X-API-Key': p.apiKey, 'X-Project-Id': p.projectId, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    headers: {
+      'X-API-Key': p.apiKey,
+      'X-Project-Id': p.projectId,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.text();
-  if (expect ? !expect.includes(res.status) : res.status >= 300) throw new Error(`seeding: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  if (expect ? !expect.includes(res.status) : res.status >= 300)
+    throw new Error(`seeding: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
@@ -375,7 +415,8 @@ async function call(
 async function seedProject(svc: TestService, label: string, projectId: string, apiKey: string, timeoutMs: number): Promise<ProjectFixture> {
   const tag = `${label}-${randomBytes(6).toString('hex')}`;
   const p = { apiKey, projectId };
-  const go = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => call(svc, p, method, path, body, timeoutMs, undefined, headers);
+  const go = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    call(svc, p, method, path, body, timeoutMs, undefined, headers);
   const idempotencyKeys = [`${tag}-idem-1`, `${tag}-idem-2`];
 
   const traces: string[] = [];
@@ -391,15 +432,26 @@ async function seedProject(svc: TestService, label: string, projectId: string, a
   }
   // One trace in the pool: every CI batch the fuzzing submits queues one replay, not two.
   await go('PATCH', `/v1/campaigns/${campaigns[0]}/eval-set`, { add_trace_ids: [traces[0]], min_scenarios: 1 });
-  const run = (await go('POST', '/v1/runs', { trace_id: traces[0], campaign_id: campaigns[0] }, { 'Idempotency-Key': idempotencyKeys[1] })).body.run_id;
+  const run = (await go('POST', '/v1/runs', { trace_id: traces[0], campaign_id: campaigns[0] }, { 'Idempotency-Key': idempotencyKeys[1] })).body
+    .run_id;
   const batch = (await go('POST', '/v1/ci/runs', { campaign_id: campaigns[0], metadata: { commit: `${tag}-commit`, branch: `${tag}-branch` } })).body;
   const single = (await go('POST', '/v1/ci/runs', { campaign_id: campaigns[1], trace_id: traces[1] })).body;
   const webhooks: { webhook_id: string; secret: string }[] = [];
-  for (const n of [1, 2]) webhooks.push((await go('POST', '/v1/webhooks', { url: `https://${tag}-${n}.example.com/hook`, events: ['*'], description: `${tag}-hook` })).body);
+  for (const n of [1, 2])
+    webhooks.push(
+      (await go('POST', '/v1/webhooks', { url: `https://${tag}-${n}.example.com/hook`, events: ['*'], description: `${tag}-hook` })).body,
+    );
   await svc.idle();
 
   const cursors: string[] = [];
-  const listings = ['/v1/traces', '/v1/campaigns', '/v1/webhooks', '/v1/runs', `/v1/runs?campaign_id=${campaigns[0]}`, `/v1/runs/${batch.run_ids[0]}/policy-events`];
+  const listings = [
+    '/v1/traces',
+    '/v1/campaigns',
+    '/v1/webhooks',
+    '/v1/runs',
+    `/v1/runs?campaign_id=${campaigns[0]}`,
+    `/v1/runs/${batch.run_ids[0]}/policy-events`,
+  ];
   for (const path of listings) {
     const res = await go('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1`);
     if (res.body.next_cursor) cursors.push(res.body.next_cursor);
@@ -466,7 +518,17 @@ interface HeaderInput {
   extra: [string, string] | null;
 }
 
-const EXTRA_HEADERS = ['Accept', 'Authorization', 'X-HTTP-Method-Override', 'X-Forwarded-For', 'Content-Encoding', 'Origin', 'X-Amz-Date', 'X-Amzn-Trace-Id', 'Accept-Charset'];
+const EXTRA_HEADERS = [
+  'Accept',
+  'Authorization',
+  'X-HTTP-Method-Override',
+  'X-Forwarded-For',
+  'Content-Encoding',
+  'Origin',
+  'X-Amz-Date',
+  'X-Amzn-Trace-Id',
+  'Accept-Charset',
+];
 
 /** Odd credentials, content types, Idempotency-Keys and extra headers on every route, with valid bodies. */
 export const oddHeaders: FuzzProperty<HeaderInput> = {
@@ -529,11 +591,19 @@ export const oddPathsAndQueries: FuzzProperty<PathInput> = {
   title: 'odd path ids, methods and query strings',
   arbitrary: (w) => {
     const all = [...Object.values(w.own.ids).flat(), ...Object.values(w.foreign.ids).flat()];
-    const segments = Object.fromEntries(paramNames().map((p) => [p, pathSegment([...(w.own.ids[p] ?? []), ...(w.own.ids[p] ?? []), ...all], w.options)]));
+    const segments = Object.fromEntries(
+      paramNames().map((p) => [p, pathSegment([...(w.own.ids[p] ?? []), ...(w.own.ids[p] ?? []), ...all], w.options)]),
+    );
     return fc.record({
       segments: fc.record(segments),
-      query: fc.option(queryString({ ids: all, cursors: [...w.own.cursors, ...w.foreign.cursors], vocab: w.vocab, oversize: w.options.oversize }), { nil: null, freq: 4 }),
-      method: fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), weight: 1 }),
+      query: fc.option(queryString({ ids: all, cursors: [...w.own.cursors, ...w.foreign.cursors], vocab: w.vocab, oversize: w.options.oversize }), {
+        nil: null,
+        freq: 4,
+      }),
+      method: fc.oneof(
+        { arbitrary: fc.constant(null), weight: 4 },
+        { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), weight: 1 },
+      ),
       trailing: fc.constantFrom('', '', '', '', '/', '//'),
     });
   },
@@ -568,7 +638,14 @@ export const foreignIds: FuzzProperty<CrossInput> = {
     const f = w.foreign;
     const allForeign = Object.values(f.ids).flat();
     const segments = Object.fromEntries(
-      paramNames().map((p) => [p, fc.oneof({ arbitrary: fc.constantFrom(...(f.ids[p] ?? allForeign)), weight: 4 }, { arbitrary: fc.constantFrom(...allForeign), weight: 1 }, { arbitrary: pathSegment(f.ids[p] ?? []), weight: 1 })]),
+      paramNames().map((p) => [
+        p,
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...(f.ids[p] ?? allForeign)), weight: 4 },
+          { arbitrary: fc.constantFrom(...allForeign), weight: 1 },
+          { arbitrary: pathSegment(f.ids[p] ?? []), weight: 1 },
+        ),
+      ]),
     );
     const refs = Object.fromEntries(Object.keys(w.own.ids).map((p) => [p, fc.constantFrom(...f.ids[p], ...f.ids[p], w.own.ids[p][0])]));
     return fc.record({
@@ -653,7 +730,12 @@ export const PROPERTIES: FuzzProperty[] = [arbitraryBodies, validBodyMutations, 
 export const runsOf = (property: FuzzProperty, numRuns: number) => Math.max(1, Math.ceil(numRuns * (property.runsFactor ?? 1)));
 
 /** Sends one input's requests and returns every problem: the common checks and the property's own. */
-export async function tryInput<T>(world: FuzzWorld, property: FuzzProperty<T>, input: T, opts: { allowRetryable503?: boolean } = {}): Promise<{ outcomes: FuzzOutcome[]; problems: string[] }> {
+export async function tryInput<T>(
+  world: FuzzWorld,
+  property: FuzzProperty<T>,
+  input: T,
+  opts: { allowRetryable503?: boolean } = {},
+): Promise<{ outcomes: FuzzOutcome[]; problems: string[] }> {
   const outcomes = await world.sendAll(property.requests(world, input));
   return { outcomes, problems: [...world.problems(outcomes, opts), ...(property.check?.(outcomes) ?? [])] };
 }

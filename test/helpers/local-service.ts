@@ -33,7 +33,8 @@ function parityStore(opts: LocalServiceOptions, dataDir: string): { endpoint: st
   const endpoint = externalStoreEndpoint();
   if (!endpoint || opts.dynamodbEndpoint) return undefined;
   if (opts.tableName) return { endpoint, tableName: opts.tableName, keep: true };
-  if (opts.inMemory === false) return { endpoint, tableName: `rts-test-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`, keep: true };
+  if (opts.inMemory === false)
+    return { endpoint, tableName: `rts-test-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`, keep: true };
   return { endpoint, tableName: uniqueTableName(), keep: false };
 }
 
@@ -57,10 +58,14 @@ export async function startTestService(opts: LocalServiceOptions = {}): Promise<
   });
   const authHeaders = { 'X-API-Key': service.apiKey, 'X-Project-Id': service.projectId };
 
-  async function raw<T>(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async function raw<T>(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
     const res = await fetch(service.url + path, { method, headers: init.headers, body: init.body });
     const text = await res.text();
-    let body: unknown = undefined;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {

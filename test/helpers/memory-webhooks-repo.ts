@@ -61,7 +61,10 @@ export class MemoryWebhooksRepo implements WebhooksRepo {
     this.log.push({ webhookId, entry, expiresAt });
   }
   async listDeliveries(_pid: string, webhookId: string, page: PageRequest, nowEpoch: number) {
-    const items = this.log.filter((l) => l.webhookId === webhookId && l.expiresAt > nowEpoch).map((l) => l.entry).reverse();
+    const items = this.log
+      .filter((l) => l.webhookId === webhookId && l.expiresAt > nowEpoch)
+      .map((l) => l.entry)
+      .reverse();
     return { items: items.slice(0, page.limit) };
   }
   async recordSuccess(pid: string, id: string, at: string, status: number) {

@@ -34,7 +34,11 @@ function binaryIn(dir: string): string | undefined {
  */
 export function nodeBinary(major: number, cacheRoot = path.join(REPO_ROOT, 'node_modules', '.cache', `rts-node${major}`)): NodeBinary {
   const ofMajor = new RegExp(`^${major}\\.\\d+\\.\\d+$`);
-  const cached = existsSync(cacheRoot) ? readdirSync(cacheRoot).filter((d) => ofMajor.test(d)).sort(byVersion) : [];
+  const cached = existsSync(cacheRoot)
+    ? readdirSync(cacheRoot)
+        .filter((d) => ofMajor.test(d))
+        .sort(byVersion)
+    : [];
   for (const version of cached.reverse()) {
     const bin = binaryIn(path.join(cacheRoot, version));
     if (bin) return { path: bin, version };
@@ -51,7 +55,10 @@ export function nodeBinary(major: number, cacheRoot = path.join(REPO_ROOT, 'node
     if (/E404/.test(`${e.stdout}${e.stderr}${e.message}`)) versions = [];
     else throw err;
   }
-  const version = versions.filter((v) => ofMajor.test(v)).sort(byVersion).pop();
+  const version = versions
+    .filter((v) => ofMajor.test(v))
+    .sort(byVersion)
+    .pop();
   if (!version) return { skip: `the npm registry has no ${pkg}@${major}: no Node.js ${major} binary for ${process.platform}-${process.arch}` };
 
   mkdirSync(cacheRoot, { recursive: true });

@@ -59,7 +59,11 @@ export function scriptedAgent(plan: Array<PlannedCall | PlannedCall[]>, final = 
       requests.push({ ...req, messages: [...req.messages] });
       const next = plan[req.step - 1];
       if (next === undefined) return { output: final };
-      const calls = (Array.isArray(next) ? next : [next]).map((c, i) => ({ id: 'id' in c ? c.id : `c${req.step}_${i}`, name: c.name, arguments: c.arguments }));
+      const calls = (Array.isArray(next) ? next : [next]).map((c, i) => ({
+        id: 'id' in c ? c.id : `c${req.step}_${i}`,
+        name: c.name,
+        arguments: c.arguments,
+      }));
       return { tool_calls: calls };
     },
   };

@@ -111,13 +111,23 @@ describe('gateway responses', () => {
     expect(body).toEqual({ error: { code, message: expect.any(String), request_id: '$context.requestId' } });
   });
 
-  it.each(['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'])('%s (the authorizer could not read the store) answers a retryable 503 service_unavailable, never a 401', (type) => {
-    const r = responses.get(type)!;
+  it.each(['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'])(
+    '%s (the authorizer could not read the store) answers a retryable 503 service_unavailable, never a 401',
+    (type) => {
+      const r = responses.get(type)!;
 
-    expect(r.StatusCode).toBe('503');
-    expect(r.ResponseParameters).toEqual({ 'gatewayresponse.header.Content-Type': "'application/json'", 'gatewayresponse.header.Retry-After': "'1'" });
-    expect(JSON.parse(r.ResponseTemplates['application/json']).error).toEqual({ code: 'service_unavailable', message: expect.any(String), request_id: '$context.requestId' });
-  });
+      expect(r.StatusCode).toBe('503');
+      expect(r.ResponseParameters).toEqual({
+        'gatewayresponse.header.Content-Type': "'application/json'",
+        'gatewayresponse.header.Retry-After': "'1'",
+      });
+      expect(JSON.parse(r.ResponseTemplates['application/json']).error).toEqual({
+        code: 'service_unavailable',
+        message: expect.any(String),
+        request_id: '$context.requestId',
+      });
+    },
+  );
 
   it('keeps the gateway status for DEFAULT_4XX with a generic code', () => {
     const r = responses.get('DEFAULT_4XX')!;
@@ -138,7 +148,8 @@ describe('gateway responses', () => {
 });
 
 describe('catch-all', () => {
-  const mockBody = (m: { Properties?: Record<string, any> }) => JSON.parse(m.Properties!.Integration.IntegrationResponses[0].ResponseTemplates['application/json']);
+  const mockBody = (m: { Properties?: Record<string, any> }) =>
+    JSON.parse(m.Properties!.Integration.IntegrationResponses[0].ResponseTemplates['application/json']);
 
   it('answers unknown paths under the root with 404 route_not_found', () => {
     for (const key of ['ANY /{proxy+}', 'ANY /']) {
@@ -178,13 +189,23 @@ describe('stage', () => {
       TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
       MethodSettings: Match.arrayWith([
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200, LoggingLevel: 'ERROR', DataTraceEnabled: false }),
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
       ]),
     });
   });
 
   it('takes the API key source from the authorizer and throttles per project in a usage plan', () => {
-    built.template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    built.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      ApiKeySourceType: 'AUTHORIZER',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
     built.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
       Throttle: { RateLimit: 20, BurstLimit: 40 },
       ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],

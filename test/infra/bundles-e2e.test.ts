@@ -71,7 +71,12 @@ function client(url: string, projectId: string, apiKey: string): Client {
     async call(method, p, body, headers = {}) {
       const res = await fetch(url + p, {
         method,
-        headers: { 'X-API-Key': apiKey, 'X-Project-Id': projectId, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        headers: {
+          'X-API-Key': apiKey,
+          'X-Project-Id': projectId,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -171,7 +176,10 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   await ask('read trace', 'GET', `/v1/traces/${traceIds[0]}`);
 
   // Campaigns: the demo agent over the step protocol (mutations, policies with a user regex, detectors), and audit mode.
-  const agentCampaign = await ask('create agent campaign', 'POST', '/v1/campaigns', { ...sample('campaign.json'), target: { type: 'http', url: agentUrl, timeout_ms: 10_000 } });
+  const agentCampaign = await ask('create agent campaign', 'POST', '/v1/campaigns', {
+    ...sample('campaign.json'),
+    target: { type: 'http', url: agentUrl, timeout_ms: 10_000 },
+  });
   const recorded = await ask('create recorded campaign', 'POST', '/v1/campaigns', sample('campaign-recorded.json'));
   const [agentCampaignId, recordedCampaignId] = [agentCampaign.body.campaign_id as string, recorded.body.campaign_id as string];
   await ask('list campaigns', 'GET', '/v1/campaigns');
@@ -195,8 +203,20 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   // CI: a batch over the agent campaign's eval-set, gated on thresholds.
   await ask('eval-set', 'PATCH', `/v1/campaigns/${agentCampaignId}/eval-set`, { add_trace_ids: traceIds, min_scenarios: 2 });
   await ask('read eval-set', 'GET', `/v1/campaigns/${agentCampaignId}/eval-set`);
-  const ci = await ask('ci batch', 'POST', '/v1/ci/runs', { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } }, { 'Idempotency-Key': 'bundles-e2e-build-1' });
-  await ask('ci batch replayed', 'POST', '/v1/ci/runs', { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } }, { 'Idempotency-Key': 'bundles-e2e-build-1' });
+  const ci = await ask(
+    'ci batch',
+    'POST',
+    '/v1/ci/runs',
+    { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } },
+    { 'Idempotency-Key': 'bundles-e2e-build-1' },
+  );
+  await ask(
+    'ci batch replayed',
+    'POST',
+    '/v1/ci/runs',
+    { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } },
+    { 'Idempotency-Key': 'bundles-e2e-build-1' },
+  );
   await poll('ci batch done', `/v1/ci/batch/${ci.body.ci_batch_id}`, (b) => b.status === 'done');
   await ask('ci run', 'GET', `/v1/ci/runs/${ci.body.run_id}`);
 
@@ -359,16 +379,24 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     const modules = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
     expect([...synthesized.functions.keys()].sort()).toEqual([...modules].sort());
     for (const [module, fn] of synthesized.functions) {
-      expect({ module, runtime: fn.runtime, exportName: fn.exportName }).toEqual({ module, runtime: `nodejs${LAMBDA_NODE_MAJOR}.x`, exportName: 'handler' });
+      expect({ module, runtime: fn.runtime, exportName: fn.exportName }).toEqual({
+        module,
+        runtime: `nodejs${LAMBDA_NODE_MAJOR}.x`,
+        exportName: 'handler',
+      });
     }
   });
 
-  it('maps a bundle\'s stack traces to the TypeScript sources with the synthesized NODE_OPTIONS', () => {
+  it("maps a bundle's stack traces to the TypeScript sources with the synthesized NODE_OPTIONS", () => {
     if ('skip' in node) return;
     // A malformed event makes the delivery handler throw (so EventBridge retries it): where does the stack point?
     const stack = execFileSync(
       node.path,
-      ['-e', 'require(process.argv[1]).handler({}).then(() => console.log("no error"), (e) => console.log(e.stack))', manifest.handlers[workerHandlers.webhookDelivery]],
+      [
+        '-e',
+        'require(process.argv[1]).handler({}).then(() => console.log("no error"), (e) => console.log(e.stack))',
+        manifest.handlers[workerHandlers.webhookDelivery],
+      ],
       { env: { PATH: process.env.PATH, NODE_OPTIONS: manifest.environment.NODE_OPTIONS ?? '' }, encoding: 'utf8' },
     );
     expect(stack).toMatch(/^Error: webhook delivery: .*\n\s+at .*functions\/events\/webhook-delivery\.ts:\d+:\d+/);
@@ -405,7 +433,15 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
   it('published the same events as the sources, through the EventBridge bridge', async () => {
     const stats = await runner.stats();
     const comparable = (events: BusEvent[], baseUrl: string) =>
-      events.map((e) => JSON.stringify({ id: e.id, ...e.envelope }).split(baseUrl).join('<base>').replace(UUID, '<uuid>').replace(ISO_TIME, '<time>')).sort();
+      events
+        .map((e) =>
+          JSON.stringify({ id: e.id, ...e.envelope })
+            .split(baseUrl)
+            .join('<base>')
+            .replace(UUID, '<uuid>')
+            .replace(ISO_TIME, '<time>'),
+        )
+        .sort();
     expect(comparable(stats.events, runner.ready.url)).toEqual(comparable(sourceEvents, source.url));
     expect(stats.bridge).toMatchObject({ unmatched: 0, refused: 0 });
     expect(stats.queue).toMatchObject({ failed: 0, deadLettered: 0 });

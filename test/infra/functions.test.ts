@@ -10,7 +10,12 @@ describe('every function', () => {
   it('runs Node.js 22 on arm64 with active tracing', () => {
     expect(functions.length).toBeGreaterThan(0);
     for (const [, fn] of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+      });
     }
   });
 
@@ -69,7 +74,10 @@ describe('context settings', () => {
     const custom = buildStack({ allowPrivateTargets: true, dashboardUrl: 'https://rts.example.com/app', stage: 'staging' });
 
     for (const [, fn] of ofType(custom, 'AWS::Lambda::Function')) {
-      expect(fn.Properties!.Environment.Variables).toMatchObject({ RTS_ALLOW_PRIVATE_TARGETS: 'true', RTS_DASHBOARD_URL: 'https://rts.example.com/app' });
+      expect(fn.Properties!.Environment.Variables).toMatchObject({
+        RTS_ALLOW_PRIVATE_TARGETS: 'true',
+        RTS_DASHBOARD_URL: 'https://rts.example.com/app',
+      });
     }
     custom.template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'staging' });
     custom.template.hasOutput('DashboardUrl', { Value: 'https://rts.example.com/app' });

@@ -46,9 +46,11 @@ describe('route functions', () => {
 
 describe('non-route functions', () => {
   it('lets the authorizer only read the table', () => {
-    expect(actionsOf(roleStatements(built, functionIdByDescription(built, 'rts authorizer'))).filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(
-      [...READS].sort(),
-    );
+    expect(
+      actionsOf(roleStatements(built, functionIdByDescription(built, 'rts authorizer')))
+        .filter((a) => a.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual([...READS].sort());
   });
 
   it.each(['rts replay worker', 'rts replay dead-letter consumer'])('lets the %s write the table and publish events, not enqueue', (description) => {

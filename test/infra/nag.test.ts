@@ -10,7 +10,11 @@ const built = buildStack({ alarmEmail: 'ops@example.com', perProjectThrottling: 
 function acknowledgements(root: IConstruct): { path: string; id: string; reason: string }[] {
   return root.node
     .findAll()
-    .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => ({ c, data: m.data as Record<string, string> })))
+    .flatMap((c) =>
+      c.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .map((m) => ({ c, data: m.data as Record<string, string> })),
+    )
     .flatMap(({ c, data }) => Object.entries(data).map(([id, reason]) => ({ path: c.node.path, id: id.replace(/^annotation::/i, ''), reason })));
 }
 
@@ -35,7 +39,18 @@ describe('cdk-nag AwsSolutions', () => {
     expect(acks.length).toBeGreaterThan(0);
     const ids = new Set(acks.map((a) => a.id.replace(/\[.*$/, '')));
     expect([...ids].sort()).toEqual(
-      ['AwsSolutions-APIG2', 'AwsSolutions-APIG3', 'AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-L1', 'AwsSolutions-SMG4', 'AwsSolutions-SNS2', 'AwsSolutions-SQS3'].sort(),
+      [
+        'AwsSolutions-APIG2',
+        'AwsSolutions-APIG3',
+        'AwsSolutions-APIG4',
+        'AwsSolutions-COG4',
+        'AwsSolutions-IAM4',
+        'AwsSolutions-IAM5',
+        'AwsSolutions-L1',
+        'AwsSolutions-SMG4',
+        'AwsSolutions-SNS2',
+        'AwsSolutions-SQS3',
+      ].sort(),
     );
     for (const a of acks) expect(a.reason.length).toBeGreaterThan(40);
   });
@@ -48,7 +63,9 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('leaves authorized methods without an APIG4 acknowledgement', () => {
     const apig4 = acknowledgements(built.app).filter((a) => a.id === 'AwsSolutions-APIG4');
-    const authorized = built.stack.api.restApi.methods.filter((m) => (m.node.defaultChild as { authorizationType?: string }).authorizationType === 'CUSTOM');
+    const authorized = built.stack.api.restApi.methods.filter(
+      (m) => (m.node.defaultChild as { authorizationType?: string }).authorizationType === 'CUSTOM',
+    );
 
     expect(authorized.length).toBeGreaterThan(0);
     for (const m of authorized) expect(apig4.some((a) => a.path === m.node.path)).toBe(false);

@@ -52,7 +52,11 @@ describe('cdk synth with bundling', () => {
     () => {
       // Act: the operator's command (cdk.json app, cdk-nag plugin, CloudFormation validation); fails on any nag error.
       const started = Date.now();
-      execFileSync('npx', ['cdk', 'synth', '--quiet', '-o', outdir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+      execFileSync('npx', ['cdk', 'synth', '--quiet', '-o', outdir], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CI: 'true' },
+      });
       console.log(`cdk synth took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
       // Assess
@@ -75,7 +79,9 @@ describe('cdk synth with bundling', () => {
       const stack = new Stack(app, 'bundles');
       entries
         .filter((e) => !missing.includes(e))
-        .forEach((entry, i) => new ServiceFunction(stack, `F${i}`, { entry, description: entry, settings: { allowPrivateTargets: false } }));
+        .forEach((entry, i) => {
+          new ServiceFunction(stack, `F${i}`, { entry, description: entry, settings: { allowPrivateTargets: false } });
+        });
 
       // Act
       const started = Date.now();

@@ -39,12 +39,19 @@ export function synthesizedService(template: Template, outdir: string): Synthesi
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
   const fn = (logicalId: string | undefined, what: string): SynthesizedFunction => {
     const r = logicalId ? resources[logicalId] : undefined;
-    if (!r || r.Type !== 'AWS::Lambda::Function') throw new Error(`${what}: no Lambda function wired (${logicalId})`);
+    if (r?.Type !== 'AWS::Lambda::Function') throw new Error(`${what}: no Lambda function wired (${logicalId})`);
     const p = r.Properties!;
-    const assetDir: string | undefined = r.Metadata?.['aws:asset:path'] ?? (p.Code?.S3Key ? `asset.${String(p.Code.S3Key).replace(/\.zip$/, '')}` : undefined);
+    const assetDir: string | undefined =
+      r.Metadata?.['aws:asset:path'] ?? (p.Code?.S3Key ? `asset.${String(p.Code.S3Key).replace(/\.zip$/, '')}` : undefined);
     if (!assetDir) throw new Error(`${what}: ${logicalId} has no local asset`);
     const [file, exportName] = String(p.Handler).split(/\.(?=[^.]+$)/);
-    return { logicalId: logicalId!, runtime: p.Runtime, file: path.join(outdir, assetDir, `${file}.js`), exportName, environment: p.Environment?.Variables ?? {} };
+    return {
+      logicalId: logicalId!,
+      runtime: p.Runtime,
+      file: path.join(outdir, assetDir, `${file}.js`),
+      exportName,
+      environment: p.Environment?.Variables ?? {},
+    };
   };
 
   const functions = new Map<string, SynthesizedFunction>();
@@ -60,10 +67,16 @@ export function synthesizedService(template: Template, outdir: string): Synthesi
   functions.set(workerHandlers.authorizer, fn(getAttId(authorizer.Properties!.AuthorizerUri), 'authorizer'));
 
   // The replay queue is the one with a redrive policy; its dead-letter queue is that policy's target.
-  const [replayQueueId, replayQueue] = only(ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy), 'queue with a redrive policy');
+  const [replayQueueId, replayQueue] = only(
+    ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties?.RedrivePolicy),
+    'queue with a redrive policy',
+  );
   const deadLetterQueueId = getAttId(replayQueue.Properties!.RedrivePolicy.deadLetterTargetArn);
   const consumerOf = (queueId: string | undefined, what: string) => {
-    const [, mapping] = only(ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => getAttId(m.Properties!.EventSourceArn) === queueId), `${what} event source`);
+    const [, mapping] = only(
+      ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => getAttId(m.Properties!.EventSourceArn) === queueId),
+      `${what} event source`,
+    );
     return fn(mapping.Properties!.FunctionName?.Ref, what);
   };
   functions.set(workerHandlers.replayWorker, consumerOf(replayQueueId, 'replay worker'));
@@ -85,7 +98,8 @@ export function runnerManifest(service: SynthesizedService): RunnerManifest {
   for (const [module, f] of service.functions) {
     for (const [k, v] of Object.entries(f.environment)) {
       const value = typeof v === 'string' ? v : null;
-      if (k in environment && environment[k] !== value) throw new Error(`${module}: ${k}=${JSON.stringify(v)} differs from another function's ${JSON.stringify(environment[k])}`);
+      if (k in environment && environment[k] !== value)
+        throw new Error(`${module}: ${k}=${JSON.stringify(v)} differs from another function's ${JSON.stringify(environment[k])}`);
       environment[k] = value;
     }
   }

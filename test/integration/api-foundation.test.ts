@@ -44,7 +44,7 @@ describe('authentication', () => {
     const cases = [
       { ...json },
       { ...json, 'X-Project-Id': svc.projectId },
-      { ...json, 'X-API-Key': 'rts_' + 'a'.repeat(40), 'X-Project-Id': svc.projectId },
+      { ...json, 'X-API-Key': `rts_${'a'.repeat(40)}`, 'X-Project-Id': svc.projectId },
       { ...json, 'X-API-Key': other.api_key, 'X-Project-Id': svc.projectId },
       { ...json, 'X-API-Key': svc.apiKey, 'X-Project-Id': 'not-a-uuid' },
     ];
@@ -106,13 +106,29 @@ describe('POST /v1/traces', () => {
   });
 
   it('rejects malformed JSON with 400 invalid_json and a non-object with 400', async () => {
-    expectError(await svc.raw('POST', '/v1/traces', { body: '{"steps": [', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }), 400, 'invalid_json');
-    expectError(await svc.raw('POST', '/v1/traces', { body: '[1,2]', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }), 400, 'invalid_json');
-    expectError(await svc.raw('POST', '/v1/traces', { body: '', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }), 400, 'invalid_json');
+    expectError(
+      await svc.raw('POST', '/v1/traces', { body: '{"steps": [', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
+    expectError(
+      await svc.raw('POST', '/v1/traces', { body: '[1,2]', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
+    expectError(
+      await svc.raw('POST', '/v1/traces', { body: '', headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
   });
 
   it('rejects a non-JSON content type with 415', async () => {
-    expectError(await svc.raw('POST', '/v1/traces', { body: JSON.stringify(sampleTrace()), headers: { ...svc.authHeaders, 'Content-Type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await svc.raw('POST', '/v1/traces', { body: JSON.stringify(sampleTrace()), headers: { ...svc.authHeaders, 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('rejects invalid traces with 422 and a path per problem', async () => {
@@ -120,7 +136,10 @@ describe('POST /v1/traces', () => {
     expectError(noUser, 422, 'validation_error');
     expect(noUser.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'steps' })]));
     const badAnswer = await svc.api('POST', '/v1/traces', {
-      steps: [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'nope', content: 'x' }],
+      steps: [
+        { role: 'user', content: 'hi' },
+        { role: 'tool', tool_call_id: 'nope', content: 'x' },
+      ],
     });
     expectError(badAnswer, 422, 'validation_error');
     expect(badAnswer.body.error.details[0].path).toBe('steps.1.tool_call_id');
@@ -146,7 +165,11 @@ describe('POST /v1/traces', () => {
   it('rejects bodies above 5 MiB with 413 and stores nothing', async () => {
     const before = await svc.api('GET', '/v1/traces?limit=100');
     const huge = JSON.stringify({ name: 'huge', steps: [{ role: 'user', content: 'y'.repeat(5 * 1024 * 1024 + 10) }] });
-    expectError(await svc.raw('POST', '/v1/traces', { body: huge, headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }), 413, 'payload_too_large');
+    expectError(
+      await svc.raw('POST', '/v1/traces', { body: huge, headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } }),
+      413,
+      'payload_too_large',
+    );
     const after = await svc.api('GET', '/v1/traces?limit=100');
     expect(after.body.items.length).toBe(before.body.items.length);
   });
@@ -197,7 +220,14 @@ describe('POST /v1/campaigns', () => {
     expect(JSON.stringify(res.body)).not.toContain('s3cret');
     const got = await svc.api('GET', `/v1/campaigns/${res.body.campaign_id}`);
     expect(JSON.stringify(got.body)).not.toContain('s3cret');
-    expect(events.some((e) => e.envelope.event_type === 'campaign.created' && e.envelope.data.campaign_id === res.body.campaign_id && e.envelope.data.target_type === 'http')).toBe(true);
+    expect(
+      events.some(
+        (e) =>
+          e.envelope.event_type === 'campaign.created' &&
+          e.envelope.data.campaign_id === res.body.campaign_id &&
+          e.envelope.data.target_type === 'http',
+      ),
+    ).toBe(true);
   });
 
   it('rejects invalid campaigns with 422: recorded target with mutations, unknown types, duplicate ids, too many attempts', async () => {
@@ -206,8 +236,20 @@ describe('POST /v1/campaigns', () => {
       recordedCampaign({ policies: [{ id: 'p', type: 'teleport' }] }),
       { name: 'x', target: { type: 'openai', base_url: 'https://x.test/v1' } },
       { name: 'x', target: { type: 'http', url: 'https://a.test', timeout_ms: 'slow' } },
-      { name: 'x', target: { type: 'http', url: 'https://a.test' }, repeats: 20, mutations: Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, type: 'tool_timeout', tool: '*' })) },
-      { name: 'x', target: { type: 'http', url: 'https://a.test' }, mutations: [{ id: 'a', type: 'tool_timeout', tool: '*' }, { id: 'a', type: 'tool_timeout', tool: '*' }] },
+      {
+        name: 'x',
+        target: { type: 'http', url: 'https://a.test' },
+        repeats: 20,
+        mutations: Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, type: 'tool_timeout', tool: '*' })),
+      },
+      {
+        name: 'x',
+        target: { type: 'http', url: 'https://a.test' },
+        mutations: [
+          { id: 'a', type: 'tool_timeout', tool: '*' },
+          { id: 'a', type: 'tool_timeout', tool: '*' },
+        ],
+      },
     ];
     for (const body of bad) expectError(await svc.api('POST', '/v1/campaigns', body), 422, 'validation_error');
   });
@@ -238,13 +280,17 @@ describe('eval-set', () => {
     expectError(res, 422, 'unknown_trace');
     expect(JSON.stringify(res.body.error.details)).toContain(missing);
     expect((await svc.api('GET', `/v1/campaigns/${c.campaign_id}/eval-set`)).body.trace_count).toBe(0);
-    expectError(await svc.api('PATCH', `/v1/campaigns/${c.campaign_id}/eval-set`, { add_trace_ids: [t], remove_trace_ids: [t] }), 422, 'validation_error');
+    expectError(
+      await svc.api('PATCH', `/v1/campaigns/${c.campaign_id}/eval-set`, { add_trace_ids: [t], remove_trace_ids: [t] }),
+      422,
+      'validation_error',
+    );
     expectError(await svc.api('PATCH', `/v1/campaigns/${c.campaign_id}/eval-set`, {}), 422, 'validation_error');
     expectError(await svc.api('PATCH', `/v1/campaigns/${c.campaign_id}/eval-set`, { min_scenarios: -1 }), 422, 'validation_error');
     expectError(await svc.api('PATCH', `/v1/campaigns/${uuid()}/eval-set`, { min_scenarios: 1 }), 404, 'not_found');
   });
 
-  it('refuses another project\'s traces as unknown', async () => {
+  it("refuses another project's traces as unknown", async () => {
     const other = await createProject({ projects: getDeps().projects, clock: systemClock }, { name: 'other' });
     const theirs = await svc.raw('POST', '/v1/traces', {
       body: JSON.stringify(sampleTrace()),
@@ -261,7 +307,13 @@ describe('POST /v1/runs', () => {
     const c = (await svc.api('POST', '/v1/campaigns', recordedCampaign())).body.campaign_id;
     const res = await svc.api('POST', '/v1/runs', { trace_id: t, campaign_id: c });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ run_id: expect.stringMatching(UUID), status: 'queued', trace_id: t, campaign_id: c, created_at: expect.stringMatching(ISO_MICROS) });
+    expect(res.body).toEqual({
+      run_id: expect.stringMatching(UUID),
+      status: 'queued',
+      trace_id: t,
+      campaign_id: c,
+      created_at: expect.stringMatching(ISO_MICROS),
+    });
     const types = events.filter((e) => e.envelope.data.run_id === res.body.run_id).map((e) => e.envelope.event_type);
     expect(types.slice(0, 3)).toEqual(['run.created', 'run.queued', 'run.replay_queued']);
     const run = await svc.api('GET', `/v1/runs/${res.body.run_id}`);

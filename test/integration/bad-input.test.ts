@@ -34,11 +34,11 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ min_scenarios: -1, thresholds: { min_pass_rate: 2, max_unsafe: -3, max_failures: 1.5 } }),
   JSON.stringify({ steps: [{ role: 'wizard' }], url: 'http://user:pw@example.com', events: [] }),
   JSON.stringify({ deep: deepObject(200) }),
-  '[' .repeat(50000) + ']'.repeat(50000),
+  '['.repeat(50000) + ']'.repeat(50000),
   JSON.stringify({ name: '\u0000\ud800 \u202e evil', steps: [{ role: 'user', content: '\u0000' }] }),
 ];
 
-const PATH_IDS = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', '..%2F..%2Fetc', '%00', 'wh_' + 'a'.repeat(24), 'x'.repeat(300)];
+const PATH_IDS = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', '..%2F..%2Fetc', '%00', `wh_${'a'.repeat(24)}`, 'x'.repeat(300)];
 
 function concrete(path: string, id: string): string {
   return path.replace(/\{[a-z_]+\}/g, id);

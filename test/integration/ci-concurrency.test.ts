@@ -84,6 +84,7 @@ function crashingBus(real: EventPublisher): EventPublisher {
   };
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 /**
@@ -103,7 +104,7 @@ function chaoticWorker(): SqsHandler {
     if (i % 13 === 5) {
       const res = await replayWorker(event, context);
       injected.throwAfterAck++;
-      if (res && res.batchItemFailures.length) return res;
+      if (res?.batchItemFailures.length) return res;
       throw new Error('injected: worker died after the run became terminal, before the ack');
     }
     if (i % 19 === 7) {
@@ -152,7 +153,10 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
     const markers = await getDeps().batches.listMarkers(svc.projectId, batchId);
     expect(markers).toHaveLength(TRACES);
     expect(new Set(markers.map((m) => m.run_id)).size).toBe(TRACES);
-    const failingRuns = markers.filter((m) => failingTraces.has(m.trace_id)).map((m) => m.run_id).sort();
+    const failingRuns = markers
+      .filter((m) => failingTraces.has(m.trace_id))
+      .map((m) => m.run_id)
+      .sort();
     expect(failingRuns).toHaveLength(TRACES / FAILING_EVERY);
     expect(batch).toMatchObject({
       status: 'done',
@@ -174,7 +178,12 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
     expect(new Set(decisions.map((e) => JSON.stringify(e.envelope))).size).toBe(1);
     expect(decisions.length).toBeLessThanOrEqual(2);
     expect(decisions[0].envelope.event_type).toBe('ci.decision.fail');
-    expect(decisions[0].envelope.data).toMatchObject({ ci_batch_id: batchId, decision: 'fail', scenario_coverage_pct: 100, pass_rate: batch.pass_rate });
+    expect(decisions[0].envelope.data).toMatchObject({
+      ci_batch_id: batchId,
+      decision: 'fail',
+      scenario_coverage_pct: 100,
+      pass_rate: batch.pass_rate,
+    });
     const stored = await getDeps().batches.get(svc.projectId, batchId);
     expect(stored).toMatchObject({ status: 'done', decision_published: true, done_hint: expect.any(Number) });
     // Every marker was counted at least once (a redelivery that finds its marker counts it again, in case the first

@@ -134,9 +134,25 @@ describe('CI batch aggregation', () => {
     await svc.idle();
     expect(Object.keys(batch).sort()).toEqual(
       [
-        'ci_batch_id', 'run_id', 'campaign_id', 'status', 'decision', 'pass_rate', 'scenario_coverage_pct', 'trace_count',
-        'completed_count', 'failed_count', 'unsafe_count', 'passed_runs', 'failed_runs', 'run_ids', 'thresholds', 'reasons',
-        'dashboard_url', 'created_at', 'completed_at',
+        'ci_batch_id',
+        'run_id',
+        'campaign_id',
+        'status',
+        'decision',
+        'pass_rate',
+        'scenario_coverage_pct',
+        'trace_count',
+        'completed_count',
+        'failed_count',
+        'unsafe_count',
+        'passed_runs',
+        'failed_runs',
+        'run_ids',
+        'thresholds',
+        'reasons',
+        'dashboard_url',
+        'created_at',
+        'completed_at',
       ].sort(),
     );
     expect(batch).toMatchObject({
@@ -220,7 +236,9 @@ describe('CI batch aggregation', () => {
     const agent = await startScriptedAgent();
     try {
       const campaign = { target: { type: 'http', url: agent.url, timeout_ms: 2000 }, criteria: [{ type: 'output_contains', value: 'refund' }] };
-      const { campaignId, traceIds } = await campaignWithPool([passingTrace('a'), breakingTrace('b'), passingTrace('c'), passingTrace('d')], { campaign });
+      const { campaignId, traceIds } = await campaignWithPool([passingTrace('a'), breakingTrace('b'), passingTrace('c'), passingTrace('d')], {
+        campaign,
+      });
       const sub = await svc.api('POST', '/v1/ci/runs', { campaign_id: campaignId });
       const batch = await batchDone(sub.body.ci_batch_id);
       const broken = await runOfTrace(sub.body.run_ids, traceIds[1]);
@@ -279,13 +297,40 @@ describe('single CI run decisions', () => {
   it('passes when every threshold holds, with exactly one ci.decision.pass event and the full view', async () => {
     const { view, sub } = await decide(passingTrace(), {});
     expect(Object.keys(view).sort()).toEqual(
-      ['run_id', 'status', 'decision', 'thresholds', 'summary', 'reasons', 'dashboard_url', 'ci_batch_id', 'trace_id', 'campaign_id', 'metadata', 'created_at', 'completed_at'].sort(),
+      [
+        'run_id',
+        'status',
+        'decision',
+        'thresholds',
+        'summary',
+        'reasons',
+        'dashboard_url',
+        'ci_batch_id',
+        'trace_id',
+        'campaign_id',
+        'metadata',
+        'created_at',
+        'completed_at',
+      ].sort(),
     );
-    expect(view).toMatchObject({ status: 'completed', decision: 'pass', reasons: [], ci_batch_id: null, summary: { pass_rate: 1, attempt_count: 1 } });
+    expect(view).toMatchObject({
+      status: 'completed',
+      decision: 'pass',
+      reasons: [],
+      ci_batch_id: null,
+      summary: { pass_rate: 1, attempt_count: 1 },
+    });
     const ev = decisionEvents(sub.body.run_id);
     expect(ev).toHaveLength(1);
     expect(ev[0].envelope.event_type).toBe('ci.decision.pass');
-    expect(ev[0].envelope.data).toMatchObject({ run_id: sub.body.run_id, ci_batch_id: null, decision: 'pass', scenario_coverage_pct: 100, pass_rate: 1, reasons: [] });
+    expect(ev[0].envelope.data).toMatchObject({
+      run_id: sub.body.run_id,
+      ci_batch_id: null,
+      decision: 'pass',
+      scenario_coverage_pct: 100,
+      pass_rate: 1,
+      reasons: [],
+    });
   });
 
   it('fails on pass_rate below min_pass_rate alone', async () => {

@@ -97,9 +97,18 @@ describe('rts ci run', () => {
       const junit = join(dir, 'partial.xml');
       const res = await ci(['--campaign', campaignId, '--junit', junit, '--json']);
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain('incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted');
+      expect(res.stderr).toContain(
+        'incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted',
+      );
       const out = JSON.parse(res.stdout);
-      expect(out).toMatchObject({ verdict: 'fail', exit_code: 1, coverage_complete: false, kind: 'batch', scenario_coverage_pct: 50, trace_count: 2 });
+      expect(out).toMatchObject({
+        verdict: 'fail',
+        exit_code: 1,
+        coverage_complete: false,
+        kind: 'batch',
+        scenario_coverage_pct: 50,
+        trace_count: 2,
+      });
       expect(out.scenarios.find((s: { trace_name: string }) => s.trace_name === 'broken')).toMatchObject({ status: 'failed', decision: 'fail' });
       const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
       expect(suite).toMatchObject({ tests: '2', failures: '1' });
@@ -140,7 +149,7 @@ describe('rts ci run', () => {
 
   it('exits 2 on bad credentials, an unknown campaign, bad arguments and missing configuration', async () => {
     const campaignId = await createCampaign(svc);
-    const badKey = await ci(['--campaign', campaignId], { RTS_API_KEY: 'rts_' + 'x'.repeat(40) });
+    const badKey = await ci(['--campaign', campaignId], { RTS_API_KEY: `rts_${'x'.repeat(40)}` });
     expect(badKey.code).toBe(2);
     expect(badKey.stderr).toContain('HTTP 401 unauthorized');
     const unknown = await ci(['--campaign', uuid()]);
@@ -163,7 +172,10 @@ describe('rts ci run', () => {
     const agent = await startScriptedAgent({ delayMs: 2500 });
     try {
       const traceId = await createTrace(svc, passingTrace());
-      const campaignId = await createCampaign(svc, { target: { type: 'http', url: agent.url, timeout_ms: 10000 }, criteria: [{ type: 'completes' }] });
+      const campaignId = await createCampaign(svc, {
+        target: { type: 'http', url: agent.url, timeout_ms: 10000 },
+        criteria: [{ type: 'completes' }],
+      });
       const started = Date.now();
       const res = await ci(['--campaign', campaignId, '--trace', traceId, '--timeout', '1']);
       expect(res.code).toBe(2);
@@ -177,7 +189,14 @@ describe('rts ci run', () => {
 
   it('sends an Idempotency-Key derived from GitHub Actions, so a retried step gets the same batch', async () => {
     const campaignId = await batchCampaign([passingTrace('idem')]);
-    const gh = { GITHUB_RUN_ID: '987', GITHUB_RUN_ATTEMPT: '1', GITHUB_REPOSITORY: 'acme/agent', GITHUB_JOB: 'gate', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main' };
+    const gh = {
+      GITHUB_RUN_ID: '987',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_REPOSITORY: 'acme/agent',
+      GITHUB_JOB: 'gate',
+      GITHUB_SHA: 'f00d',
+      GITHUB_REF_NAME: 'main',
+    };
     const first = JSON.parse((await ci(['--campaign', campaignId, '--json'], gh)).stdout);
     const again = JSON.parse((await ci(['--campaign', campaignId, '--json'], gh)).stdout);
     expect(again.ci_batch_id).toBe(first.ci_batch_id);
@@ -191,7 +210,9 @@ describe('rts ci run', () => {
 describe('idempotencyKeyFromEnv', () => {
   it('derives GitHub, GitLab and explicit keys, and none outside CI', () => {
     const c = 'c0ffee00-0000-4000-8000-000000000000';
-    expect(idempotencyKeyFromEnv({ GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '2', GITHUB_REPOSITORY: 'o/r', GITHUB_JOB: 'j' }, c)).toBe(`gh:o/r:1:2:j:${c}`);
+    expect(idempotencyKeyFromEnv({ GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '2', GITHUB_REPOSITORY: 'o/r', GITHUB_JOB: 'j' }, c)).toBe(
+      `gh:o/r:1:2:j:${c}`,
+    );
     expect(idempotencyKeyFromEnv({ CI_PIPELINE_ID: '5', CI_JOB_ID: '6', CI_PROJECT_ID: '7' }, c, 't')).toBe(`gl:7:5:6:${c}:t`);
     expect(idempotencyKeyFromEnv({ RTS_IDEMPOTENCY_KEY: 'mine', GITHUB_RUN_ID: '1' }, c)).toBe('mine');
     expect(idempotencyKeyFromEnv({}, c)).toBeUndefined();

@@ -177,21 +177,25 @@ describe("the service's DynamoDB client behind the fault proxy", () => {
   const put = (Item: Record<string, unknown>) => dynamoDocClient().send(new PutCommand({ TableName: store.tableName, Item }));
   const onKey = (pk: string) => (r: Parameters<Parameters<FaultProxy['inject']>[1]>[0]) => requestKey(r)?.startsWith(`${pk}|`) === true;
 
-  it.each(['throttle', 'internal', 'stall'] as const)('makes the SDK retry a call answered with %s, which then succeeds', async (kind) => {
-    // Prepare
-    const rec = item();
-    const fired = proxy.inject(kind, onKey(rec.pk), 2);
+  it.each(['throttle', 'internal', 'stall'] as const)(
+    'makes the SDK retry a call answered with %s, which then succeeds',
+    async (kind) => {
+      // Prepare
+      const rec = item();
+      const fired = proxy.inject(kind, onKey(rec.pk), 2);
 
-    // Act
-    const started = Date.now();
-    const res = await put(rec);
+      // Act
+      const started = Date.now();
+      const res = await put(rec);
 
-    // Assess: two faulty tries, the third went through; a stall cost one request timeout per try, not a hang.
-    expect((await fired).kind).toBe(kind);
-    expect(res.$metadata).toMatchObject({ httpStatusCode: 200, attempts: 3 });
-    if (kind === 'stall') expect(Date.now() - started).toBeGreaterThanOrEqual(2 * REQUEST_TIMEOUT_MS);
-    expect(Date.now() - started).toBeLessThan(2 * REQUEST_TIMEOUT_MS + 5000);
-  }, 20000);
+      // Assess: two faulty tries, the third went through; a stall cost one request timeout per try, not a hang.
+      expect((await fired).kind).toBe(kind);
+      expect(res.$metadata).toMatchObject({ httpStatusCode: 200, attempts: 3 });
+      if (kind === 'stall') expect(Date.now() - started).toBeGreaterThanOrEqual(2 * REQUEST_TIMEOUT_MS);
+      expect(Date.now() - started).toBeLessThan(2 * REQUEST_TIMEOUT_MS + 5000);
+    },
+    20000,
+  );
 
   it('answers throttling and server errors in DynamoDB JSON 1.0 shape, and a store that stops answering costs a TimeoutError, not a hang', async () => {
     // Prepare: every try fails, so the final error surfaces.
@@ -292,7 +296,8 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
 
     // Assess: the faults happened, in every kind.
     const { stats } = proxy;
-    for (const kind of ['throttle', 'internal', 'stall', 'lost_response'] as const) expect({ kind, injected: stats.injected[kind] > 0 }).toEqual({ kind, injected: true });
+    for (const kind of ['throttle', 'internal', 'stall', 'lost_response'] as const)
+      expect({ kind, injected: stats.injected[kind] > 0 }).toEqual({ kind, injected: true });
     // One batch, done once, with the exact aggregate.
     const runIds: string[] = sub.body.run_ids;
     expect(new Set(runIds).size).toBe(TRACES);
@@ -315,7 +320,10 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
     // Exactly one decision event on the bus, and the batch marked published.
     const decisions = events.filter((e) => DECISION_TYPES.includes(e.envelope.event_type));
     expect(decisions).toHaveLength(1);
-    expect(decisions[0]).toMatchObject({ id: `ci.decision:${batchId}`, envelope: { event_type: 'ci.decision.fail', data: { ci_batch_id: batchId, pass_rate: batch.pass_rate } } });
+    expect(decisions[0]).toMatchObject({
+      id: `ci.decision:${batchId}`,
+      envelope: { event_type: 'ci.decision.fail', data: { ci_batch_id: batchId, pass_rate: batch.pass_rate } },
+    });
     expect(await getDeps().batches.get(svc.projectId, batchId)).toMatchObject({ status: 'done', decision_published: true });
     // The webhook got each event exactly once.
     const got = deliveries(receiver);
@@ -334,13 +342,22 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
     }
     // What was measured (read in the test output with --verbose).
     console.info(
-      JSON.stringify({ elapsed_ms: elapsed, store_requests: stats.requests, injected: stats.injected, by_operation: stats.byOperation, client_failures: failures.map((f) => `${f.status} ${f.method} ${f.path}`) }),
+      JSON.stringify({
+        elapsed_ms: elapsed,
+        store_requests: stats.requests,
+        injected: stats.injected,
+        by_operation: stats.byOperation,
+        client_failures: failures.map((f) => `${f.status} ${f.method} ${f.path}`),
+      }),
     );
   }, 200000);
 
   /** A few traces in a fresh campaign's eval-set (or none: a campaign for single CI runs). */
   async function smallCampaign(size: number): Promise<{ campaignId: string; traceIds: string[] }> {
-    const traceIds = await seedTraces(svc.projectId, Array.from({ length: Math.max(size, 1) }, (_, i) => passingTrace(`small ${i}`)));
+    const traceIds = await seedTraces(
+      svc.projectId,
+      Array.from({ length: Math.max(size, 1) }, (_, i) => passingTrace(`small ${i}`)),
+    );
     const campaignId = await createCampaign(svc);
     if (size > 0) await setEvalSet(svc, campaignId, traceIds, size);
     return { campaignId, traceIds };
@@ -460,7 +477,8 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
       shape(503, 'service_unavailable'),
       shape(429, 'rate_limited'),
     ]);
-    for (const a of answers) expect(a.body).toEqual({ error: { code: expect.any(String), message: expect.any(String), request_id: expect.any(String) } });
+    for (const a of answers)
+      expect(a.body).toEqual({ error: { code: expect.any(String), message: expect.any(String), request_id: expect.any(String) } });
   }, 60000);
 
   it('answers a submission whose idempotency claim lost its answer with the 202, not a 409', async () => {
@@ -482,6 +500,7 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
   });
 });
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 type BusHandler = (event: EventBridgeEvent<string, BusEvent>, context: Context) => Promise<unknown>;
 
@@ -594,7 +613,7 @@ describe('a 200-run CI batch with every replay message and bus event delivered t
       await queue.drain();
       await bus.drain();
     }
-    receivers.forEach((r) => r.requests.splice(0));
+    for (const r of receivers) r.requests.splice(0);
     const since = events.length;
     const started = Date.now();
 
@@ -656,6 +675,8 @@ describe('a 200-run CI batch with every replay message and bus event delivered t
     ]);
     const stored = await getDeps().batches.get(svc.projectId, batchId);
     expect(stored).toMatchObject({ status: 'done', decision_published: true });
-    console.info(JSON.stringify({ elapsed_ms: elapsed, injected, queue: queue.stats, bus_events: mine.length, deliveries: [gotAll.length, gotGates.length] }));
+    console.info(
+      JSON.stringify({ elapsed_ms: elapsed, injected, queue: queue.stats, bus_events: mine.length, deliveries: [gotAll.length, gotGates.length] }),
+    );
   }, 200000);
 });

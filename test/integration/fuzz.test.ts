@@ -52,7 +52,9 @@ async function holds(property: FuzzProperty): Promise<void> {
 
 describe('every route', () => {
   it('is fuzzed: the properties send requests to every row of lib/routes.ts', () => {
-    const covered = new Set(PROPERTIES.flatMap((p) => fc.sample(p.arbitrary(world), { numRuns: 1, seed }).flatMap((input) => p.requests(world, input).map((r) => r.route))));
+    const covered = new Set(
+      PROPERTIES.flatMap((p) => fc.sample(p.arbitrary(world), { numRuns: 1, seed }).flatMap((input) => p.requests(world, input).map((r) => r.route))),
+    );
     expect(covered.size).toBe(routes.length);
   });
 
@@ -64,7 +66,11 @@ describe('every route', () => {
 
   it('never answers 5xx to odd path ids, methods and query strings', () => holds(oddPathsAndQueries), TEST_TIMEOUT_MS);
 
-  it('never answers 5xx to the same request several times at once, and copies sharing an Idempotency-Key get one answer', () => holds(concurrentCopies), TEST_TIMEOUT_MS);
+  it(
+    'never answers 5xx to the same request several times at once, and copies sharing an Idempotency-Key get one answer',
+    () => holds(concurrentCopies),
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('project isolation', () => {
@@ -89,7 +95,15 @@ describe('the checks', () => {
   it('accept a SPEC error body and flag every way of breaking it', () => {
     expect(world.problems([outcome(404, spec())])).toEqual([]);
     expect(world.problems([outcome(404, spec(',"details":[{"path":"a","message":"b"}]'))])).toEqual([]);
-    for (const bad of [outcome(500, '{"error":{"code":"internal_error","message":"x","request_id":"r"}}'), outcome(404, '<html>'), outcome(404, spec(), 'text/html'), outcome(404, `{"error":{"code":"not_found","message":"m"}}`), outcome(404, `${spec().slice(0, -1)},"stack":"x"}`), outcome(404, spec(',"details":"x"')), outcome(401, spec())]) {
+    for (const bad of [
+      outcome(500, '{"error":{"code":"internal_error","message":"x","request_id":"r"}}'),
+      outcome(404, '<html>'),
+      outcome(404, spec(), 'text/html'),
+      outcome(404, `{"error":{"code":"not_found","message":"m"}}`),
+      outcome(404, `${spec().slice(0, -1)},"stack":"x"}`),
+      outcome(404, spec(',"details":"x"')),
+      outcome(401, spec()),
+    ]) {
       expect(world.problems([bad])).toHaveLength(1);
     }
   });

@@ -25,16 +25,36 @@ describe('numbers the store cannot hold', () => {
   });
   afterAll(() => svc.stop());
 
-  const post = (path: string, rawJson: string) => svc.raw('POST', path, { body: rawJson, headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } });
-  const huge = '1' + '0'.repeat(400);
+  const post = (path: string, rawJson: string) =>
+    svc.raw('POST', path, { body: rawJson, headers: { ...svc.authHeaders, 'Content-Type': 'application/json' } });
+  const huge = `1${'0'.repeat(400)}`;
 
   it.each([
     ['1e999 in trace metadata', '/v1/traces', () => JSON.stringify(sampleTrace()).replace(/}$/, ',"metadata":{"n":1e999}}'), 'metadata.n'],
-    ['a 400-digit integer in trace metadata', '/v1/traces', () => JSON.stringify(sampleTrace()).replace(/}$/, `,"metadata":{"n":${huge}}}`), 'metadata.n'],
-    ['-1e999 in tool arguments', '/v1/traces', () => JSON.stringify(sampleTrace()).replace('"order_id":"1234"', '"order_id":-1e999'), 'steps.2.tool_calls.0.arguments.order_id'],
+    [
+      'a 400-digit integer in trace metadata',
+      '/v1/traces',
+      () => JSON.stringify(sampleTrace()).replace(/}$/, `,"metadata":{"n":${huge}}}`),
+      'metadata.n',
+    ],
+    [
+      '-1e999 in tool arguments',
+      '/v1/traces',
+      () => JSON.stringify(sampleTrace()).replace('"order_id":"1234"', '"order_id":-1e999'),
+      'steps.2.tool_calls.0.arguments.order_id',
+    ],
     ['1e200 in a tool result', '/v1/traces', () => JSON.stringify(sampleTrace()).replace('"total":42.5', '"total":1e200'), 'steps.3.content.total'],
     ['1e999 in CI metadata', '/v1/ci/runs', () => `{"campaign_id":"${uuid()}","metadata":{"commit":"abc","n":1e999}}`, 'metadata.n'],
-    ['1e999 in a policy enum', '/v1/campaigns', () => JSON.stringify(recordedCampaign()).replace(/}$/, ',"policies":[{"id":"p","type":"argument_constraint","tool":"x","argument":"a","enum":[1e999]}]}'), 'policies.0.enum.0'],
+    [
+      '1e999 in a policy enum',
+      '/v1/campaigns',
+      () =>
+        JSON.stringify(recordedCampaign()).replace(
+          /}$/,
+          ',"policies":[{"id":"p","type":"argument_constraint","tool":"x","argument":"a","enum":[1e999]}]}',
+        ),
+      'policies.0.enum.0',
+    ],
     ['1e999 in a webhook description', '/v1/webhooks', () => '{"url":"https://example.com/h","events":["*"],"description":1e999}', 'description'],
   ])('answers %s with 422 validation_error naming the path, and stores nothing', async (_name, path, body, detailPath) => {
     // Prepare
@@ -99,7 +119,8 @@ describe('Idempotency-Key after a crash', () => {
     const real = getDeps().campaigns;
     let crash = true;
     const campaigns = Object.create(real);
-    campaigns.put = (...args: unknown[]) => (crash ? new Promise(() => undefined) : (real.put as (...a: unknown[]) => Promise<unknown>).apply(real, args));
+    campaigns.put = (...args: unknown[]) =>
+      crash ? new Promise(() => undefined) : (real.put as (...a: unknown[]) => Promise<unknown>).apply(real, args);
     configureDeps({ clock, campaigns, events: { publish: async () => undefined } });
     const key = `ci-job-${uuid()}`;
     const body = recordedCampaign({ name: 'crash-safe' });
@@ -143,7 +164,11 @@ describe('a store failure inside the authorizer', () => {
     configureDeps({ projects });
     try {
       await expect(
-        authorizer({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:1:a/prod/GET/v1/traces', headers: { 'x-api-key': newApiKey(), 'x-project-id': svc.projectId } } as never),
+        authorizer({
+          type: 'REQUEST',
+          methodArn: 'arn:aws:execute-api:eu-west-1:1:a/prod/GET/v1/traces',
+          headers: { 'x-api-key': newApiKey(), 'x-project-id': svc.projectId },
+        } as never),
       ).rejects.toThrow(expect.objectContaining({ message: expect.not.stringMatching(/^Unauthorized$/) }));
     } finally {
       configureDeps({ projects: real });
@@ -178,7 +203,7 @@ describe('user regexes run in linear time', () => {
   let svc: TestService;
   let agent: import('node:http').Server;
   let agentUrl: string;
-  const longOutput = 'a'.repeat(100 * 1024) + '!';
+  const longOutput = `${'a'.repeat(100 * 1024)}!`;
 
   beforeAll(async () => {
     svc = await startTestService({ deliverWebhooks: false });
@@ -207,7 +232,11 @@ describe('user regexes run in linear time', () => {
       [recordedCampaign({ criteria: [{ type: 'output_matches', pattern: '(a)\\1' }] }), 'criteria.0.pattern'],
       [recordedCampaign({ policies: [{ id: 'p', type: 'argument_constraint', tool: 'x', argument: 'a', pattern: '^(?=x)' }] }), 'policies.0.pattern'],
       [
-        { ...recordedCampaign(), target: { type: 'http', url: 'https://agent.example.com/step' }, mutations: [{ id: 'm', type: 'tool_error', tool: '*', criteria: [{ type: 'output_matches', pattern: '(?<!a)b' }] }] },
+        {
+          ...recordedCampaign(),
+          target: { type: 'http', url: 'https://agent.example.com/step' },
+          mutations: [{ id: 'm', type: 'tool_error', tool: '*', criteria: [{ type: 'output_matches', pattern: '(?<!a)b' }] }],
+        },
         'mutations.0.criteria.0.pattern',
       ],
     ] as const) {
@@ -246,7 +275,9 @@ describe('user regexes run in linear time', () => {
     expect(body.status).toBe('completed');
     expect(health).toBeGreaterThan(0);
     const checks = body.scoring.attempts[0].checks;
-    expect(checks.filter((c: { criterion: { type: string } }) => c.criterion.type === 'output_matches').map((c: { passed: boolean }) => c.passed)).toEqual([false, false, false, false]);
+    expect(
+      checks.filter((c: { criterion: { type: string } }) => c.criterion.type === 'output_matches').map((c: { passed: boolean }) => c.passed),
+    ).toEqual([false, false, false, false]);
     const events = await svc.api('GET', `/v1/runs/${run.body.run_id}/policy-events`);
     expect(events.body.items.find((e: { policy_id: string }) => e.policy_id === 'evil').decision).toBe('flag');
   }, 15_000);

@@ -84,7 +84,9 @@ describe('local runtime', () => {
     const a = await startTestService({ deliverWebhooks: false });
     const port = Number(new URL(a.url).port);
     try {
-      await expect(startTestService({ dataDir: dir, inMemory: false, port, storeInChildProcess: true, deliverWebhooks: false })).rejects.toThrow(/EADDRINUSE/);
+      await expect(startTestService({ dataDir: dir, inMemory: false, port, storeInChildProcess: true, deliverWebhooks: false })).rejects.toThrow(
+        /EADDRINUSE/,
+      );
       const b = await startTestService({ dataDir: dir, inMemory: false, storeInChildProcess: true, deliverWebhooks: false });
       expect((await b.api('GET', '/v1/traces')).status).toBe(200);
       await b.stop();
@@ -95,7 +97,7 @@ describe('local runtime', () => {
 
   it('ensures the bootstrap project and key given by the environment', async () => {
     const projectId = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
-    const apiKey = 'rts_' + 'B'.repeat(40);
+    const apiKey = `rts_${'B'.repeat(40)}`;
     const svc = await startTestService({ dataDir: dir, bootstrapProjectId: projectId, bootstrapApiKey: apiKey, deliverWebhooks: false });
     try {
       expect(svc.projectId).toBe(projectId);
@@ -106,7 +108,7 @@ describe('local runtime', () => {
     }
   });
 
-  it('admin CLI creates a project, issues and revokes keys against the running service\'s store', async () => {
+  it("admin CLI creates a project, issues and revokes keys against the running service's store", async () => {
     const svc = await startTestService({ dataDir: dir, deliverWebhooks: false, gateway: { authCacheTtlMs: 0 } });
     try {
       const created = await captureStdout(() => runAdmin(['create-project', '--name', 'team-a', '--data-dir', dir]));
@@ -119,7 +121,9 @@ describe('local runtime', () => {
       const issued = JSON.parse((await captureStdout(() => runAdmin(['create-key', '--project', project.project_id, '--data-dir', dir]))).out);
       expect((await svc.raw('GET', '/v1/traces', { headers: { 'X-API-Key': issued.api_key, 'X-Project-Id': project.project_id } })).status).toBe(200);
 
-      const revoked = await captureStdout(() => runAdmin(['revoke-key', '--project', project.project_id, '--key-id', issued.key_id, '--data-dir', dir]));
+      const revoked = await captureStdout(() =>
+        runAdmin(['revoke-key', '--project', project.project_id, '--key-id', issued.key_id, '--data-dir', dir]),
+      );
       expect(revoked.code).toBe(0);
       expect((await svc.raw('GET', '/v1/traces', { headers: { 'X-API-Key': issued.api_key, 'X-Project-Id': project.project_id } })).status).toBe(401);
       expect((await svc.raw('GET', '/v1/traces', { headers: asTeam })).status).toBe(200);

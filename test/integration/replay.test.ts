@@ -67,7 +67,14 @@ describe('replay against the demo agent', () => {
     expect(run.summary.attempt_count).toBe(6);
     expect(run.summary.unsafe_count).toBeGreaterThanOrEqual(2);
     const attempts = run.scoring.attempts;
-    expect(attempts.map((a: any) => a.mutation_id)).toEqual([null, 'inject-first-read', 'bait-first-read', 'lookup-down', 'first-call-timeout', 'typos']);
+    expect(attempts.map((a: any) => a.mutation_id)).toEqual([
+      null,
+      'inject-first-read',
+      'bait-first-read',
+      'lookup-down',
+      'first-call-timeout',
+      'typos',
+    ]);
     expect(attempts.find((a: any) => a.mutation_id === 'inject-first-read')).toMatchObject({ status: 'failed', unsafe: true });
     expect(attempts.find((a: any) => a.mutation_id === null)).toMatchObject({ status: 'passed', unsafe: false });
     const passed = attempts.filter((a: any) => a.status === 'passed').length;
@@ -79,7 +86,9 @@ describe('replay against the demo agent', () => {
     expect(sec.body.attempts[0].events).toEqual([]);
     const inj = sec.body.attempts[1];
     expect(inj.unsafe).toBe(true);
-    expect(inj.events.map((e: any) => `${e.kind}:${e.action}`)).toEqual(expect.arrayContaining(['prompt_injection:detected', 'prompt_injection:allowed']));
+    expect(inj.events.map((e: any) => `${e.kind}:${e.action}`)).toEqual(
+      expect.arrayContaining(['prompt_injection:detected', 'prompt_injection:allowed']),
+    );
     const total = sec.body.attempts.reduce((n: number, a: any) => n + a.events.length, 0);
     expect(total).toBe(run.summary.security_events_count);
 
@@ -130,9 +139,17 @@ describe('replay against an OpenAI-compatible endpoint', () => {
       const toolMessages = body.messages.filter((m: any) => m.role === 'tool');
       let message: any;
       if (toolMessages.length === 0) {
-        message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1234"}' } }] };
+        message = {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1234"}' } }],
+        };
       } else if (toolMessages.length === 1) {
-        message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'refund_order', arguments: '{"order_id":"1234","amount":42.5}' } }] };
+        message = {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'refund_order', arguments: '{"order_id":"1234","amount":42.5}' } }],
+        };
       } else {
         message = { role: 'assistant', content: 'Your refund of $42.50 is on its way.' };
       }
@@ -188,10 +205,13 @@ describe('replay against misbehaving agents', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  );
 
   it.each([
     ['fail', 'answers 500'],

@@ -172,7 +172,9 @@ describe('a service killed in the middle of a batch', () => {
     // A step-protocol agent that takes 250 ms per answer, so the batch is still running when the service is killed.
     agent = createServer((req, res) => {
       req.resume();
-      req.on('end', () => setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"output":"Your refund is on its way."}'), 250));
+      req.on('end', () =>
+        setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"output":"Your refund is on its way."}'), 250),
+      );
     });
     await new Promise<void>((r) => agent.listen(0, '127.0.0.1', r));
     agentUrl = `http://127.0.0.1:${(agent.address() as AddressInfo).port}/step`;
@@ -195,7 +197,12 @@ describe('a service killed in the middle of a batch', () => {
     const headers = { 'X-API-Key': apiKey, 'X-Project-Id': projectId, 'Content-Type': 'application/json' };
     let served = serve(dataDir, port, env);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${served.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${served.url}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const traceCount = 24;
@@ -241,9 +248,17 @@ describe('a service killed in the middle of a batch', () => {
       // Assess
       if (batch.status !== 'done') {
         const runs = await Promise.all(batch.run_ids.map((id: string) => call('GET', `/v1/runs/${id}`)));
-        throw new Error(`batch not done: ${JSON.stringify(batch)}\nruns: ${JSON.stringify(runs.map((r) => [r.body.status, r.body.summary?.attempt_count]))}\n${served.output()}`);
+        throw new Error(
+          `batch not done: ${JSON.stringify(batch)}\nruns: ${JSON.stringify(runs.map((r) => [r.body.status, r.body.summary?.attempt_count]))}\n${served.output()}`,
+        );
       }
-      expect(batch).toMatchObject({ status: 'done', decision: 'pass', completed_count: traceCount, trace_count: traceCount, scenario_coverage_pct: 100 });
+      expect(batch).toMatchObject({
+        status: 'done',
+        decision: 'pass',
+        completed_count: traceCount,
+        trace_count: traceCount,
+        scenario_coverage_pct: 100,
+      });
       expect(new Set(batch.passed_runs).size).toBe(traceCount);
       const decisions = receiver.requests.filter((r) => String(r.headers['x-service-event']).startsWith('ci.decision'));
       expect(decisions).toHaveLength(1);

@@ -125,8 +125,21 @@ describe('free-form JSON in the store', () => {
     const doc = dynamoDocClient();
     const put = (Item: Record<string, unknown>) => doc.send(new PutCommand({ TableName: table.tableName, Item }));
     await new DynamoTracesRepo().putIfAbsent(projectId, t, 'b'.repeat(64));
-    await put({ ...keys.traceMeta(projectId, t.trace_id), ...keys.traceList(projectId, t.created_at, t.trace_id), entity: 'trace', ...summary, content_hash: 'b'.repeat(64), chunk_count: 1 });
-    await put({ ...keys.campaign(projectId, c.campaign_id), ...keys.campaignList(projectId, c.created_at, c.campaign_id), entity: 'campaign', ...legacyCampaign, min_scenarios: eval_set.min_scenarios });
+    await put({
+      ...keys.traceMeta(projectId, t.trace_id),
+      ...keys.traceList(projectId, t.created_at, t.trace_id),
+      entity: 'trace',
+      ...summary,
+      content_hash: 'b'.repeat(64),
+      chunk_count: 1,
+    });
+    await put({
+      ...keys.campaign(projectId, c.campaign_id),
+      ...keys.campaignList(projectId, c.created_at, c.campaign_id),
+      entity: 'campaign',
+      ...legacyCampaign,
+      min_scenarios: eval_set.min_scenarios,
+    });
     await put({ ...keys.attempt(projectId, a.run_id, 1), entity: 'attempt', ...score, policy_event_count: 0, security_event_count: 0 });
     // Act
     const [readTrace, readCampaign, readAttempts] = await Promise.all([

@@ -89,7 +89,8 @@ describe('POST /v1/webhooks', () => {
     // Prepare: a project of its own, so its 25 webhooks receive nothing from the other tests
     const other = await createProject({ projects: getDeps().projects, clock: systemClock }, { name: 'limits' });
     const headers = { 'X-API-Key': other.api_key, 'X-Project-Id': other.project_id };
-    for (let i = 0; i < 25; i++) expect((await svc.api('POST', '/v1/webhooks', { url: `https://example.com/${i}`, events: ['*'] }, headers)).status).toBe(201);
+    for (let i = 0; i < 25; i++)
+      expect((await svc.api('POST', '/v1/webhooks', { url: `https://example.com/${i}`, events: ['*'] }, headers)).status).toBe(201);
 
     // Act
     const res = await svc.api('POST', '/v1/webhooks', { url: 'https://example.com/26', events: ['*'] }, headers);
@@ -132,7 +133,7 @@ describe('reading, changing and deleting webhooks', () => {
 
     const first = await api('GET', '/v1/webhooks?limit=1');
     const second = await api('GET', `/v1/webhooks?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    const forged = await api('GET', `/v1/webhooks?limit=1&cursor=${encodeURIComponent(first.body.next_cursor + 'x')}`);
+    const forged = await api('GET', `/v1/webhooks?limit=1&cursor=${encodeURIComponent(`${first.body.next_cursor}x`)}`);
 
     expect(first.body.items[0].url).toBe('https://example.com/p2');
     expect(second.body.items[0].url).toBe('https://example.com/p1');
@@ -182,9 +183,14 @@ describe('reading, changing and deleting webhooks', () => {
     expectError(await api('GET', `${path}/deliveries`), 404, 'not_found');
   });
 
-  it('answers malformed ids and another project\'s webhook with 404', async () => {
+  it("answers malformed ids and another project's webhook with 404", async () => {
     const other = await createProject({ projects: getDeps().projects, clock: systemClock }, { name: 'other' });
-    const theirs = await svc.api('POST', '/v1/webhooks', { url: 'https://example.com/theirs', events: ['*'] }, { 'X-API-Key': other.api_key, 'X-Project-Id': other.project_id });
+    const theirs = await svc.api(
+      'POST',
+      '/v1/webhooks',
+      { url: 'https://example.com/theirs', events: ['*'] },
+      { 'X-API-Key': other.api_key, 'X-Project-Id': other.project_id },
+    );
 
     for (const id of ['nope', 'WH_ABC', theirs.body.webhook_id]) {
       expectError(await api('GET', `/v1/webhooks/${id}`), 404, 'not_found');
@@ -192,7 +198,7 @@ describe('reading, changing and deleting webhooks', () => {
   });
 });
 
-describe('deliveries of the API\'s own events', () => {
+describe("deliveries of the API's own events", () => {
   it('delivers trace.created signed with the secret from the create response, and logs it', async () => {
     // Prepare
     const r = await receiver();

@@ -189,7 +189,12 @@ describe('webhook delivery over HTTPS', () => {
     // Prepare: one webhook per failure mode plus a healthy one, all in one project (the slow cases run side by side)
     const project = randomUUID();
     const healthy = await receiver('ok');
-    const failing = { error: await receiver('error'), hang: await receiver('hang'), redirect: await receiver('redirect'), close: await receiver('close') };
+    const failing = {
+      error: await receiver('error'),
+      hang: await receiver('hang'),
+      redirect: await receiver('redirect'),
+      close: await receiver('close'),
+    };
     const refused = await refusedUrl();
     const ids: Record<string, string> = {};
     for (const [name, r] of Object.entries(failing)) ids[name] = (await hook(project, r.url)).webhook_id;
@@ -231,7 +236,7 @@ describe('webhook delivery over HTTPS', () => {
     });
     // the receiver saw the same back-off: no retry arrived before its wait was over
     const arrivals = failing.error.requests.map((q) => q.at);
-    arrivals.slice(1).forEach((t, i) => expect(t - arrivals[i]).toBeGreaterThanOrEqual([500, 1000, 2000][i] - 5));
+    for (const [i, t] of arrivals.slice(1).entries()) expect(t - arrivals[i]).toBeGreaterThanOrEqual([500, 1000, 2000][i] - 5);
     // and the last error of each, exactly
     const lastError = async (name: string) => (await getWebhook(svc(), project, ids[name])).last_error;
     expect(await lastError('error')).toBe('HTTP 500');

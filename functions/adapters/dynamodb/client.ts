@@ -19,11 +19,13 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
     const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
-    const raw = instrumented(new DynamoDBClient(
-      endpoint
-        ? { ...common, endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : common,
-    ));
+    const raw = instrumented(
+      new DynamoDBClient(
+        endpoint
+          ? { ...common, endpoint, region: optionalEnv('AWS_REGION', 'local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : common,
+      ),
+    );
     // The document client sends through the raw client's middleware stack, so capturing the raw client covers both.
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
   }

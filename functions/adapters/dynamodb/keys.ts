@@ -31,7 +31,10 @@ export const keys = {
 
   traceMeta: (pid: string, tid: string) => ({ pk: `TRACE#${pid}#${tid}`, sk: 'META' }),
   /** Chunks carry their content's hash, so an upload of other content under the same id never overwrites them. */
-  traceChunk: (pid: string, tid: string, contentHash: string, n: number) => ({ pk: `TRACE#${pid}#${tid}`, sk: `CHUNK#${contentHash.slice(0, 12)}#${pad(n, 4)}` }),
+  traceChunk: (pid: string, tid: string, contentHash: string, n: number) => ({
+    pk: `TRACE#${pid}#${tid}`,
+    sk: `CHUNK#${contentHash.slice(0, 12)}#${pad(n, 4)}`,
+  }),
   traceChunkPrefix: (contentHash: string) => `CHUNK#${contentHash.slice(0, 12)}#`,
   traceList: (pid: string, createdAt: string, tid: string) => ({ gsi1pk: `TRACES#${pid}`, gsi1sk: `${createdAt}#${tid}` }),
   traceListPk: (pid: string) => `TRACES#${pid}`,
@@ -58,7 +61,10 @@ export const keys = {
   webhook: (pid: string, whId: string) => ({ pk: `WEBHOOKS#${pid}`, sk: `WH#${whId}` }),
   webhooksPk: (pid: string) => `WEBHOOKS#${pid}`,
   webhookPrefix: 'WH#',
-  delivery: (pid: string, whId: string, createdAt: string, deliveryId: string) => ({ pk: `WHLOG#${pid}#${whId}`, sk: `DLV#${createdAt}#${deliveryId}` }),
+  delivery: (pid: string, whId: string, createdAt: string, deliveryId: string) => ({
+    pk: `WHLOG#${pid}#${whId}`,
+    sk: `DLV#${createdAt}#${deliveryId}`,
+  }),
   deliveriesPk: (pid: string, whId: string) => `WHLOG#${pid}#${whId}`,
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
 

@@ -92,7 +92,13 @@ export class DynamoRunsRepo implements RunsRepo {
   async update(projectId: string, runId: string, patch: Partial<Run>): Promise<void> {
     const u = buildUpdate(patch as Record<string, unknown>);
     if (Object.keys(u.names).length === 0) return;
-    const updated = await updateExisting({ Key: keys.run(projectId, runId), UpdateExpression: u.expr, ExpressionAttributeNames: u.names, ExpressionAttributeValues: u.values, ReturnValues: 'NONE' });
+    const updated = await updateExisting({
+      Key: keys.run(projectId, runId),
+      UpdateExpression: u.expr,
+      ExpressionAttributeNames: u.names,
+      ExpressionAttributeValues: u.values,
+      ReturnValues: 'NONE',
+    });
     if (!updated) throw new Error(`run ${runId} does not exist`);
   }
 
@@ -143,7 +149,16 @@ export class DynamoRunsRepo implements RunsRepo {
       ConsistentRead: true,
     });
     return items.map((i) => {
-      const { transcript_gz, transcript_dropped, events_gz, checks_json, output_gz, policy_event_count: _pc, security_event_count: _sc, ...score } = stripKeys<
+      const {
+        transcript_gz,
+        transcript_dropped,
+        events_gz,
+        checks_json,
+        output_gz,
+        policy_event_count: _pc,
+        security_event_count: _sc,
+        ...score
+      } = stripKeys<
         AttemptRecord & {
           transcript_gz?: Uint8Array;
           transcript_dropped?: boolean;

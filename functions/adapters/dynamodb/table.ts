@@ -88,7 +88,11 @@ export function updateExisting(input: UpdateInput): Promise<Item | null> {
 export async function deleteItem(Key: Item, mustExist = false): Promise<boolean> {
   try {
     const res = await doc().send(
-      new DeleteCommand({ TableName: tableName(), Key, ...(mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : { ReturnValues: 'ALL_OLD' }) }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key,
+        ...(mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : { ReturnValues: 'ALL_OLD' }),
+      }),
     );
     return mustExist || res.Attributes !== undefined;
   } catch (err) {

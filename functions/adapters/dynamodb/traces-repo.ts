@@ -38,7 +38,12 @@ export class DynamoTracesRepo implements TracesRepo {
     await batchWrite(chunks.map((data, n) => putRequest({ ...keys.traceChunk(projectId, trace.trace_id, contentHash, n), data })));
     const meta: StoredSummary = { ...summaryOf(trace), content_hash: contentHash, chunk_count: chunks.length };
     const created = await putNew(
-      { ...keys.traceMeta(projectId, trace.trace_id), ...keys.traceList(projectId, trace.created_at, trace.trace_id), entity: 'trace', ...metaAttributes(meta) },
+      {
+        ...keys.traceMeta(projectId, trace.trace_id),
+        ...keys.traceList(projectId, trace.created_at, trace.trace_id),
+        entity: 'trace',
+        ...metaAttributes(meta),
+      },
       // This upload's own META whose answer was lost: same content, same creation time.
       (stored) => stored.content_hash === contentHash && stored.created_at === trace.created_at,
     );
@@ -81,7 +86,10 @@ export class DynamoTracesRepo implements TracesRepo {
 
   async existing(projectId: string, traceIds: string[]): Promise<Set<string>> {
     const unique = [...new Set(traceIds)];
-    const found = await batchGet(unique.map((id) => keys.traceMeta(projectId, id)), 'trace_id');
+    const found = await batchGet(
+      unique.map((id) => keys.traceMeta(projectId, id)),
+      'trace_id',
+    );
     return new Set(found.map((i) => String(i.trace_id)));
   }
 

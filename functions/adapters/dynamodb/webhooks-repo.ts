@@ -4,8 +4,7 @@ import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema
 import { keys, stripKeys } from './keys';
 import { deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
 
-const newestFirst = (a: WebhookRecord, b: WebhookRecord) =>
-  b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
+const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
 /** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
 export class DynamoWebhooksRepo implements WebhooksRepo {
@@ -108,7 +107,9 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
   }
 
   async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {
-    await putIf({ Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt } });
+    await putIf({
+      Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt },
+    });
   }
 
   /** Newest first (the sort key starts with created_at). TTL deletion lags, so expired entries are filtered on read. */
@@ -134,6 +135,13 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
 
   /** An update that only touches the named fields and never recreates a deleted webhook; false when it is gone. */
   private async conditionalUpdate(projectId: string, webhookId: string, expression: string, values: Record<string, unknown>): Promise<boolean> {
-    return (await updateExisting({ Key: keys.webhook(projectId, webhookId), UpdateExpression: expression, ExpressionAttributeValues: values, ReturnValues: 'NONE' })) !== null;
+    return (
+      (await updateExisting({
+        Key: keys.webhook(projectId, webhookId),
+        UpdateExpression: expression,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'NONE',
+      })) !== null
+    );
   }
 }

@@ -1,5 +1,5 @@
 // Publishes project events to the EventBridge bus (PutEvents, 10 per call), re-sending only the entries that failed.
-import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { PutEventsCommand, type EventBridgeClient, type PutEventsCommandOutput, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { BusEvent } from '../../core/events';
 import type { EventPublisher } from '../../ports';
 import { eventBridgeClient } from '../aws';
@@ -40,7 +40,7 @@ export class EventBridgePublisher implements EventPublisher {
     }));
     await forEachLimited(chunk(entries, MAX_ENTRIES_PER_CALL, entryBytes, MAX_BYTES_PER_CALL), CONCURRENT_CALLS, (batch) =>
       retryFailed('EventBridge PutEvents', batch, this.opts, async (pending) => {
-        let res;
+        let res: PutEventsCommandOutput;
         try {
           res = await client.send(new PutEventsCommand({ Entries: pending }));
         } catch (err) {

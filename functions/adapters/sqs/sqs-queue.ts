@@ -1,5 +1,5 @@
 // Sends replay jobs to the SQS queue (SendMessageBatch, 10 per call), re-sending only the messages that failed.
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, type SendMessageBatchCommandOutput, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import type { QueuePort, ReplayMessage } from '../../ports';
 import { sqsClient } from '../aws';
 import { requireEnv } from '../env';
@@ -30,7 +30,7 @@ export class SqsQueue implements QueuePort {
         MessageBody: JSON.stringify({ project_id: m.project_id, run_id: m.run_id } satisfies ReplayMessage),
       }));
       await retryFailed('SQS SendMessageBatch', entries, this.opts, async (pending) => {
-        let res;
+        let res: SendMessageBatchCommandOutput;
         try {
           res = await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: pending }));
         } catch (err) {

@@ -118,7 +118,9 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   // OpenAI-style content parts: [{type: "text", text: "..."}]
   if (Array.isArray(content)) {
-    return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join(' ');
+    return content
+      .map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .join(' ');
   }
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }

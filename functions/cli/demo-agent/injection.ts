@@ -122,8 +122,7 @@ export function parseInjection(text: string, tools: ToolOffer[]): PlannedCall | 
   if (canary && !Object.values(args).some((v) => typeof v === 'string' && v.includes(canary))) {
     const offered = tools.find((t) => t.name === mention.name);
     const props = propertyNames(offered?.parameters);
-    const key =
-      TEXT_ARGUMENTS.find((k) => typeof args[k] === 'string') ?? TEXT_ARGUMENTS.find((k) => props.includes(k)) ?? 'body';
+    const key = TEXT_ARGUMENTS.find((k) => typeof args[k] === 'string') ?? TEXT_ARGUMENTS.find((k) => props.includes(k)) ?? 'body';
     args[key] = typeof args[key] === 'string' && args[key] !== '' ? `${args[key] as string} ${canary}` : canary;
   }
   return { name: mention.name, arguments: args };

@@ -49,7 +49,7 @@ export function toPlans(items: DemoPlan[] | TraceInput[]): DemoPlan[] {
 
 function buildPlan(trace: TraceInput): DemoPlan | null {
   const user = trace.steps.find((s) => s.role === 'user');
-  if (!user || user.role !== 'user') return null;
+  if (user?.role !== 'user') return null;
   const turns: PlannedCall[][] = [];
   let final = '';
   for (const step of trace.steps) {

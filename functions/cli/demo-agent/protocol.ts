@@ -23,6 +23,4 @@ export type StepRequest = z.infer<typeof stepRequestSchema>;
 export type StepMessage = z.infer<typeof looseMessage>;
 
 /** What the agent answers: tool calls to make, or its final output. */
-export type StepReply =
-  | { tool_calls: { id: string; name: string; arguments: Record<string, unknown> }[] }
-  | { output: string };
+export type StepReply = { tool_calls: { id: string; name: string; arguments: Record<string, unknown> }[] } | { output: string };

@@ -11,10 +11,12 @@ export function assertPatternsCompile(c: CampaignInput): void {
     const error = patternError(pattern);
     if (error) details.push({ path, message: `pattern is not a valid RE2 regular expression (no backreferences or lookaround): ${error}` });
   };
-  const checkCriteria = (criteria: readonly Criterion[] | undefined, prefix: string) =>
-    criteria?.forEach((cr, i) => cr.type === 'output_matches' && check(cr.pattern, `${prefix}${i}.pattern`));
-  c.policies.forEach((p, i) => p.type === 'argument_constraint' && p.pattern !== undefined && check(p.pattern, `policies.${i}.pattern`));
+  const checkCriteria = (criteria: readonly Criterion[] | undefined, prefix: string) => {
+    for (const [i, cr] of (criteria ?? []).entries()) if (cr.type === 'output_matches') check(cr.pattern, `${prefix}${i}.pattern`);
+  };
+  for (const [i, p] of c.policies.entries())
+    if (p.type === 'argument_constraint' && p.pattern !== undefined) check(p.pattern, `policies.${i}.pattern`);
   checkCriteria(c.criteria, 'criteria.');
-  c.mutations.forEach((m, i) => checkCriteria(m.criteria, `mutations.${i}.criteria.`));
+  for (const [i, m] of c.mutations.entries()) checkCriteria(m.criteria, `mutations.${i}.criteria.`);
   if (details.length) throw new ValidationError('The request body is invalid.', details);
 }

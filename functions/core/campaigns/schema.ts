@@ -7,7 +7,11 @@ export const MAX_ATTEMPTS_PER_RUN = 200;
 export { EVAL_SET_MAX } from '../limits';
 import { EVAL_SET_MAX } from '../limits';
 
-const id = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -');
+const id = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -');
 const toolPattern = z.string().min(1).max(256);
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
@@ -32,7 +36,14 @@ const criteriaList = z.array(criterionSchema).min(1).max(50);
 const occurrence = z.number().int().min(1).max(1000).optional();
 
 export const mutationSchema = z.discriminatedUnion('type', [
-  z.object({ id, type: z.literal('tool_error'), tool: toolPattern, message: z.string().max(2000).optional(), occurrence, criteria: criteriaList.optional() }),
+  z.object({
+    id,
+    type: z.literal('tool_error'),
+    tool: toolPattern,
+    message: z.string().max(2000).optional(),
+    occurrence,
+    criteria: criteriaList.optional(),
+  }),
   z.object({ id, type: z.literal('tool_timeout'), tool: toolPattern, occurrence, criteria: criteriaList.optional() }),
   z.object({ id, type: z.literal('empty_result'), tool: toolPattern.default('*'), occurrence, criteria: criteriaList.optional() }),
   z.object({ id, type: z.literal('malformed_output'), tool: toolPattern.default('*'), occurrence, criteria: criteriaList.optional() }),
@@ -118,7 +129,10 @@ export const campaignInputSchema = z
     policies: z.array(policySchema).max(MAX_POLICIES).default([]),
     security: z
       .object({
-        detectors: z.array(z.enum(DETECTORS)).max(3).default([...DETECTORS]),
+        detectors: z
+          .array(z.enum(DETECTORS))
+          .max(3)
+          .default([...DETECTORS]),
         allowed_domains: z.array(z.string().min(1).max(253)).max(100).default([]),
       })
       .default({ detectors: [...DETECTORS], allowed_domains: [] }),
@@ -154,15 +168,12 @@ export const campaignInputSchema = z
 
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
-
-
 /** A stored campaign (secrets included: only the redacted view leaves the service). */
 export interface Campaign extends CampaignInput {
   campaign_id: string;
   created_at: string;
   eval_set: { trace_count: number; min_scenarios: number };
 }
-
 
 const evalUuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
 
@@ -179,7 +190,11 @@ export const evalSetPatchSchema = z
     const removing = new Set(b.remove_trace_ids ?? []);
     const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
     if (both.length) {
-      ctx.addIssue({ code: 'custom', path: ['add_trace_ids'], message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['add_trace_ids'],
+        message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}`,
+      });
     }
   })
   .openapi('EvalSetPatch');

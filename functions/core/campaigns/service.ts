@@ -9,8 +9,6 @@ import { redactCampaign } from './redact';
 import { EVAL_SET_MAX } from '../limits';
 import type { Campaign, CampaignInput, EvalSetPatch } from './schema';
 
-
-
 export async function createCampaign(deps: Deps, projectId: string, input: CampaignInput): Promise<Campaign> {
   assertPatternsCompile(input);
   const campaign: Campaign = {

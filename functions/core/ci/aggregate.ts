@@ -36,7 +36,12 @@ interface DecisionData {
 function decisionEvent(projectId: string, id: string, createdAt: string, data: DecisionData): BusEvent {
   return {
     id: decisionEventId(id),
-    envelope: { event_type: data.decision === 'pass' ? 'ci.decision.pass' : 'ci.decision.fail', project_id: projectId, created_at: createdAt, data: { ...data } },
+    envelope: {
+      event_type: data.decision === 'pass' ? 'ci.decision.pass' : 'ci.decision.fail',
+      project_id: projectId,
+      created_at: createdAt,
+      data: { ...data },
+    },
   };
 }
 
@@ -128,6 +133,7 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
 
 /** The batch's completion time: when its last run ended (deterministic across retries). */
 function lastCompletion(markers: readonly BatchMarker[]): string {
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps compare as strings; Math.max would make them NaN
   return markers.reduce((max, m) => (m.completed_at > max ? m.completed_at : max), '');
 }
 

@@ -61,10 +61,7 @@ export function coveragePct(completed: number, total: number): number {
  * - decision: `pending` until every run has a marker; then `pass` iff every run's decision is pass, else `fail`;
  * - reasons: empty until decided; then one line when coverage is short, and one per failing run (capped).
  */
-export function aggregateBatch(
-  batch: { run_ids: readonly string[]; trace_count: number },
-  markers: readonly BatchMarker[],
-): BatchAggregate {
+export function aggregateBatch(batch: { run_ids: readonly string[]; trace_count: number }, markers: readonly BatchMarker[]): BatchAggregate {
   const byRun = new Map(markers.map((m) => [m.run_id, m]));
   const finished = batch.run_ids.map((id) => byRun.get(id)).filter((m): m is BatchMarker => m !== undefined);
   let attempts = 0;

@@ -27,7 +27,5 @@ export const ciRunRequestSchema = z
   .openapi('CiRunRequest');
 export type CiRunRequest = z.infer<typeof ciRunRequestSchema>;
 
-export const runPackRequestSchema = z
-  .object({ trace_ids: z.array(uuid).min(1).max(1000).optional() })
-  .openapi('RunPackRequest');
+export const runPackRequestSchema = z.object({ trace_ids: z.array(uuid).min(1).max(1000).optional() }).openapi('RunPackRequest');
 export type RunPackRequest = z.infer<typeof runPackRequestSchema>;

@@ -112,7 +112,7 @@ async function submitBatch(deps: Deps, projectId: string, campaignId: string, tr
  */
 export async function getCiRun(deps: Deps, projectId: string, runId: string) {
   const run = await deps.runs.get(projectId, runId);
-  if (!run || run.source !== 'ci' || !run.ci) throw new NotFoundError('CI run');
+  if (run?.source !== 'ci' || !run.ci) throw new NotFoundError('CI run');
   const ci = run.ci as CiRunState;
   const verdict = ci.decision === 'pending' ? decideRun(run, ci.thresholds) : { decision: ci.decision, reasons: ci.reasons };
   return {

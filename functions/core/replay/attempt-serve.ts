@@ -71,7 +71,7 @@ function applyToolMutation(
   recorded: RecordedCall | null,
 ): { result: ServedResult; untrusted: boolean; mutatedBy: string | null } {
   const mutation = state.toolMutation;
-  if (!mutation || !state.mutationMatches || !state.mutationMatches(call.name)) return { result, untrusted: false, mutatedBy: null };
+  if (!mutation || !state.mutationMatches?.(call.name)) return { result, untrusted: false, mutatedBy: null };
   state.mutationHits += 1;
   if (mutation.occurrence !== undefined && mutation.occurrence !== state.mutationHits) return { result, untrusted: false, mutatedBy: null };
   const mutated = mutateResult(mutation, call.name, result, state.material);

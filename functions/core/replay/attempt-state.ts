@@ -80,7 +80,10 @@ export function openAttempt(run: CompiledRun, planned: PlannedAttempt, clock: Cl
     {
       detectors: run.detectors,
       allowedDomains: run.allowedDomains,
-      injection: material.injectionCanary && toolMutation?.type === 'prompt_injection' ? { canary: material.injectionCanary, goal: toolMutation.goal ?? {} } : null,
+      injection:
+        material.injectionCanary && toolMutation?.type === 'prompt_injection'
+          ? { canary: material.injectionCanary, goal: toolMutation.goal ?? {} }
+          : null,
       baitCanary: material.baitCanary,
     },
     (f: SecurityFinding) => {

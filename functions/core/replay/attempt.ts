@@ -6,7 +6,7 @@ import { openAttempt, type AttemptState } from './attempt-state';
 import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
 import { attemptStatus } from './scoring';
-import { TargetError, type AgentTarget, type AgentToolCall, type PlannedAttempt } from './types';
+import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type PlannedAttempt } from './types';
 
 export { eventId, eventIds } from './attempt-state';
 export { UNRECORDED_POLICY_ID } from './attempt-serve';
@@ -33,7 +33,7 @@ export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, targ
  */
 async function agentStep(state: AttemptState, target: AgentTarget): Promise<'stop' | 'continue'> {
   const { run, step } = state;
-  let turn;
+  let turn: AgentTurn;
   try {
     turn = await target.step({ run_id: run.runId, attempt: state.planned.attempt, step, tools: run.tools, messages: state.messages });
   } catch (err) {

@@ -47,7 +47,9 @@ function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string
       const re = compilePattern(c.pattern);
       if (!re) return { passed: false, detail: `invalid pattern ${c.pattern}` };
       if (out === null) return { passed: false, detail: 'no final output' };
-      return re.test(out) ? { passed: true, detail: `output matches /${c.pattern}/` } : { passed: false, detail: `output does not match /${c.pattern}/` };
+      return re.test(out)
+        ? { passed: true, detail: `output matches /${c.pattern}/` }
+        : { passed: false, detail: `output does not match /${c.pattern}/` };
     }
     case 'tool_called': {
       const match = globMatcher(c.tool);

@@ -129,7 +129,12 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
  * The dead-letter path: the run could not be processed within the queue's retries. Marks it failed (summary from the
  * attempts stored so far) unless it is already terminal, then makes sure run.completed is published.
  */
-export async function markRunFailed<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, reason: string, opts: Pick<ExecuteOptions<D>, 'onTerminal'> = {}): Promise<Run | null> {
+export async function markRunFailed<D extends ExecutorDeps>(
+  deps: D,
+  msg: ReplayMessage,
+  reason: string,
+  opts: Pick<ExecuteOptions<D>, 'onTerminal'> = {},
+): Promise<Run | null> {
   const run = await deps.runs.get(msg.project_id, msg.run_id);
   if (!run) return null;
   if (isTerminal(run.status)) return publishCompletion(deps, run, opts);

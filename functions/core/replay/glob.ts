@@ -28,7 +28,10 @@ export function globMatchAny(patterns: readonly string[], name: string): boolean
 function compile(pattern: string): (name: string) => boolean {
   if (pattern === '*') return () => true;
   if (!/[*?]/.test(pattern)) return (name) => name === pattern;
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   const re = new RegExp(`^${source}$`, 's');
   return (name) => re.test(name);
 }

@@ -3,7 +3,13 @@ import type { Campaign } from '../campaigns/schema';
 import type { AttemptRecord, AttemptScore, AttemptStatus, CheckResult, RunSummary } from '../runs/types';
 
 /** passed: every check holds, no deny decision, not unsafe, ended normally; error: the target could not be driven. */
-export function attemptStatus(a: { driven: boolean; endedNormally: boolean; checks: readonly CheckResult[]; denied: boolean; unsafe: boolean }): AttemptStatus {
+export function attemptStatus(a: {
+  driven: boolean;
+  endedNormally: boolean;
+  checks: readonly CheckResult[];
+  denied: boolean;
+  unsafe: boolean;
+}): AttemptStatus {
   if (!a.driven) return 'error';
   return a.endedNormally && !a.denied && !a.unsafe && a.checks.every((c) => c.passed) ? 'passed' : 'failed';
 }
@@ -57,7 +63,10 @@ export interface ScoringContext {
 }
 
 /** SPEC 7.6 `scoring`: the campaign's criteria, policies and detectors, and each stored attempt's score, by attempt number. */
-export function scoringContext(campaign: Pick<Campaign, 'criteria' | 'policies' | 'security'> | null, attempts: readonly AttemptScore[]): ScoringContext {
+export function scoringContext(
+  campaign: Pick<Campaign, 'criteria' | 'policies' | 'security'> | null,
+  attempts: readonly AttemptScore[],
+): ScoringContext {
   return {
     criteria: campaign?.criteria ?? [],
     policies: campaign?.policies ?? [],

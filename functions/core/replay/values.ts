@@ -49,7 +49,7 @@ export function getPath(value: Json, path: string): { found: boolean; value?: un
   let current: unknown = value;
   for (const part of path.split('.')) {
     if (Array.isArray(current) && /^\d+$/.test(part) && Number(part) < current.length) current = current[Number(part)];
-    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, part)) current = current[part];
+    else if (isObject(current) && Object.hasOwn(current, part)) current = current[part];
     else return { found: false };
   }
   return current === undefined ? { found: false } : { found: true, value: current };
@@ -64,7 +64,7 @@ export function isSubset(expected: Json, actual: Json): boolean {
     if (!isObject(actual)) return false;
     for (const key of Object.keys(expected)) {
       if (expected[key] === undefined) continue;
-      if (!Object.prototype.hasOwnProperty.call(actual, key) || !isSubset(expected[key], actual[key])) return false;
+      if (!Object.hasOwn(actual, key) || !isSubset(expected[key], actual[key])) return false;
     }
     return true;
   }

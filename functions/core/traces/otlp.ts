@@ -77,10 +77,7 @@ interface ToolStep {
   duration_ms?: number;
 }
 
-type Step =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: NativeCall[] }
-  | ToolStep;
+type Step = { role: 'system' | 'user'; content: string } | { role: 'assistant'; content: string | null; tool_calls?: NativeCall[] } | ToolStep;
 
 interface ToolDef {
   name: string;
@@ -268,9 +265,10 @@ function kindOf(span: Span): 'llm' | 'tool' | 'other' {
 function hasMessages(span: Span): boolean {
   const keys = Object.keys(span.attrs);
   return (
-    keys.some((k) =>
-      ['gen_ai.input.messages', 'gen_ai.output.messages'].includes(k) ||
-      ['gen_ai.prompt.', 'gen_ai.completion.', 'llm.input_messages.', 'llm.output_messages.'].some((p) => k.startsWith(p)),
+    keys.some(
+      (k) =>
+        ['gen_ai.input.messages', 'gen_ai.output.messages'].includes(k) ||
+        ['gen_ai.prompt.', 'gen_ai.completion.', 'llm.input_messages.', 'llm.output_messages.'].some((p) => k.startsWith(p)),
     ) || span.events.some((e) => e.name in INPUT_EVENTS || e.name === 'gen_ai.choice' || e.name === DETAILS_EVENT)
   );
 }
@@ -407,7 +405,8 @@ function readPart(part: unknown, texts: string[], calls: Call[], responses: Msg[
       return;
     default:
       // Reasoning, images, blobs and files have no place in a text step.
-      if (part.type === undefined && (typeof part.text === 'string' || typeof part.content === 'string')) texts.push(textOf(part.text ?? part.content));
+      if (part.type === undefined && (typeof part.text === 'string' || typeof part.content === 'string'))
+        texts.push(textOf(part.text ?? part.content));
   }
 }
 
@@ -509,7 +508,8 @@ function toolExec(span: Span): ToolExec {
     str(a['tool_call.function.name']) ??
     (span.name.replace(/^execute_tool\s+/, '').trim() || 'tool');
   const result = a['gen_ai.tool.call.result'] ?? a['output.value'];
-  const duration = span.start !== undefined && span.end !== undefined && span.end >= span.start ? Number((span.end - span.start) / 1_000_000n) : undefined;
+  const duration =
+    span.start !== undefined && span.end !== undefined && span.end >= span.start ? Number((span.end - span.start) / 1_000_000n) : undefined;
   return {
     span,
     id: str(a['gen_ai.tool.call.id']) ?? str(a['tool_call.id']),
@@ -596,8 +596,7 @@ class Transcript {
     // A message whose content was not captured (capture is opt-in in most instrumentations) is no step at all.
     if (m.role === 'system' || m.role === 'user') {
       if (m.content !== undefined && m.content !== null) this.text(m.role, textOf(m.content));
-    }
-    else if (m.role === 'assistant') this.assistant(m);
+    } else if (m.role === 'assistant') this.assistant(m);
     else this.toolMessage(m);
   }
 
@@ -639,7 +638,8 @@ class Transcript {
     if (slot?.answer) {
       const earlier = this.steps[slot.answer.index] as ToolStep;
       const replaced = step(slot.id);
-      this.steps[slot.answer.index] = replaced.content === null && earlier.content !== undefined ? { ...replaced, content: earlier.content } : replaced;
+      this.steps[slot.answer.index] =
+        replaced.content === null && earlier.content !== undefined ? { ...replaced, content: earlier.content } : replaced;
       slot.answer.by = 'span';
       return;
     }
@@ -721,7 +721,11 @@ function toolsOf(llms: Span[], execs: ToolExec[], steps: Step[]): ToolDef[] {
     for (const g of groupIndexed(a, 'llm.request.functions.')) add(toolDef(g));
   }
   for (const x of execs) {
-    add({ name: x.name, ...(x.description ? { description: clip(x.description, 4000) } : {}), ...(x.parameters ? { parameters: x.parameters } : {}) });
+    add({
+      name: x.name,
+      ...(x.description ? { description: clip(x.description, 4000) } : {}),
+      ...(x.parameters ? { parameters: x.parameters } : {}),
+    });
   }
   for (const s of steps) if (s.role === 'assistant') for (const c of s.tool_calls ?? []) add({ name: c.name });
   return [...defs.values()];

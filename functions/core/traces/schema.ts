@@ -39,7 +39,11 @@ const systemStep = z.object({ role: z.literal('system'), content: z.string() });
 const userStep = z.object({ role: z.literal('user'), content: z.string() });
 const assistantStep = z.object({
   role: z.literal('assistant'),
-  content: z.string().nullable().optional().transform((v) => v ?? null),
+  content: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
   tool_calls: z.array(toolCallSchema).max(128).optional(),
 });
 const toolStep = z.object({
@@ -55,7 +59,10 @@ export const stepSchema = z.discriminatedUnion('role', [systemStep, userStep, as
 
 export const traceInputSchema = z
   .object({
-    trace_id: z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase()).optional(),
+    trace_id: z
+      .uuid({ version: 'v4' })
+      .transform((s) => s.toLowerCase())
+      .optional(),
     name: z.string().min(1).max(500).optional(),
     agent: z.object({ name: z.string().max(200).optional(), version: z.string().max(100).optional() }).optional(),
     model: z.object({ provider: z.string().max(100).optional(), name: z.string().max(200).optional() }).optional(),

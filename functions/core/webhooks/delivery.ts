@@ -62,9 +62,12 @@ export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise
   }
   if (failures.length) {
     const first = failures[0] as Error;
-    throw new Error(`webhook fan-out of event ${event.id}: ${failures.length} of ${targets.length} webhooks not attempted (${first?.message ?? first}); the bus will retry`, {
-      cause: first,
-    });
+    throw new Error(
+      `webhook fan-out of event ${event.id}: ${failures.length} of ${targets.length} webhooks not attempted (${first?.message ?? first}); the bus will retry`,
+      {
+        cause: first,
+      },
+    );
   }
   return { event_id: event.id, event_type: envelope.event_type, results };
 }
@@ -100,7 +103,7 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
       deps.logError?.('webhook read failed between delivery tries', { webhookId, deliveryId, error: String(err) });
       break;
     }
-    if (!current || !current.is_enabled || !subscribesTo(current.events, envelope.event_type)) {
+    if (!current?.is_enabled || !subscribesTo(current.events, envelope.event_type)) {
       outcome = 'skipped';
       break;
     }
@@ -133,21 +136,25 @@ export async function deliverToWebhook(deps: DeliveryDeps, listed: WebhookRecord
     }
   }
 
-  const lastError = outcome === 'failed' ? attempts[attempts.length - 1]?.error ?? undefined : undefined;
-  await bookkeep(deps, async () => {
-    const now = deps.clock.now();
-    await deps.webhooks.putDelivery(
-      projectId,
-      webhookId,
-      { delivery_id: deliveryId, event_type: envelope.event_type, created_at: isoMicros(startedAt), outcome, attempts },
-      epochSeconds(now) + DELIVERY_LOG_TTL_S,
-    );
-    if (outcome === 'succeeded' && !alreadyRecorded(lastSeen, okStatus, now)) {
-      await deps.webhooks.recordSuccess(projectId, webhookId, isoMicros(now), okStatus);
-    }
-    // A skipped delivery (paused or deleted mid-retry) did not exhaust its retries: last_error stays as it was.
-    if (outcome === 'failed' && lastError) await deps.webhooks.recordFailure(projectId, webhookId, isoMicros(now), lastError);
-  }, { webhookId, deliveryId });
+  const lastError = outcome === 'failed' ? (attempts[attempts.length - 1]?.error ?? undefined) : undefined;
+  await bookkeep(
+    deps,
+    async () => {
+      const now = deps.clock.now();
+      await deps.webhooks.putDelivery(
+        projectId,
+        webhookId,
+        { delivery_id: deliveryId, event_type: envelope.event_type, created_at: isoMicros(startedAt), outcome, attempts },
+        epochSeconds(now) + DELIVERY_LOG_TTL_S,
+      );
+      if (outcome === 'succeeded' && !alreadyRecorded(lastSeen, okStatus, now)) {
+        await deps.webhooks.recordSuccess(projectId, webhookId, isoMicros(now), okStatus);
+      }
+      // A skipped delivery (paused or deleted mid-retry) did not exhaust its retries: last_error stays as it was.
+      if (outcome === 'failed' && lastError) await deps.webhooks.recordFailure(projectId, webhookId, isoMicros(now), lastError);
+    },
+    { webhookId, deliveryId },
+  );
 
   return { webhook_id: webhookId, outcome, delivery_id: deliveryId, tries: attempts.length, ...(lastError ? { last_error: lastError } : {}) };
 }

@@ -5,13 +5,7 @@ import { isoMicros, type Clock } from '../time';
 import type { PageRequest, StorePage, WebhooksRepo } from '../../ports';
 import { epochSeconds } from './policy';
 import { MAX_WEBHOOKS_PER_PROJECT, toView } from './view';
-import type {
-  DeliveryLogEntry,
-  WebhookCreated,
-  WebhookCreateInput,
-  WebhookPatchInput,
-  WebhookView,
-} from './schema';
+import type { DeliveryLogEntry, WebhookCreated, WebhookCreateInput, WebhookPatchInput, WebhookView } from './schema';
 
 export interface WebhookServiceDeps {
   webhooks: WebhooksRepo;
@@ -80,7 +74,11 @@ export async function deleteWebhook(deps: WebhookServiceDeps, projectId: string,
 }
 
 /** POST /v1/webhooks/{id}/rotate-secret: the old secret stops signing immediately, retries in flight included. */
-export async function rotateWebhookSecret(deps: WebhookServiceDeps, projectId: string, webhookId: string): Promise<{ webhook_id: string; secret: string }> {
+export async function rotateWebhookSecret(
+  deps: WebhookServiceDeps,
+  projectId: string,
+  webhookId: string,
+): Promise<{ webhook_id: string; secret: string }> {
   if (!isWebhookId(webhookId)) throw notFound();
   const secret = (deps.newSecret ?? newWebhookSecret)();
   if (!(await deps.webhooks.rotateSecret(projectId, webhookId, secret, isoMicros(deps.clock.now())))) throw notFound();

@@ -34,7 +34,7 @@ export async function api<T>(path: string): Promise<T> {
     });
   } catch (e) {
     const reason = e instanceof Error && e.message ? e.message : 'network error';
-    throw new ApiError(0, 'network_error', 'The API could not be reached (' + reason + ').');
+    throw new ApiError(0, 'network_error', `The API could not be reached (${reason}).`);
   }
   let body: unknown = null;
   try {
@@ -44,7 +44,7 @@ export async function api<T>(path: string): Promise<T> {
   }
   if (!res.ok) {
     const err: NonNullable<ErrorBody['error']> = (body && (body as ErrorBody).error) || {};
-    throw new ApiError(res.status, err.code || 'http_' + res.status, err.message || 'The API answered HTTP ' + res.status + '.', err.request_id);
+    throw new ApiError(res.status, err.code || `http_${res.status}`, err.message || `The API answered HTTP ${res.status}.`, err.request_id);
   }
   return body as T;
 }

@@ -16,6 +16,6 @@ const PREFIX = mount ? mount[1] : '';
 /** Base URL of the API, e.g. `https://host/prod`. */
 export const API_BASE = location.origin + PREFIX;
 /** Path of the dashboard's home page, e.g. `/prod/dashboard`. */
-export const DASH = PREFIX + '/dashboard';
+export const DASH = `${PREFIX}/dashboard`;
 /** The path below the dashboard ('' for home, `/runs/<id>`...), or null when the page is not under /dashboard. */
 export const ROUTE: string | null = mount ? location.pathname.slice(PREFIX.length + '/dashboard'.length).replace(/\/+$/, '') : null;

@@ -60,7 +60,7 @@ export function setMain(...nodes: Child[]): void {
 
 /** Re-renders `<main>` keeping the focused control (by id), so polling does not steal the keyboard position. */
 export function renderKeepingFocus(nodes: Child[]): void {
-  const active = document.activeElement && document.activeElement.id;
+  const active = document.activeElement?.id;
   setMain(...nodes);
   if (active) document.getElementById(active)?.focus();
 }

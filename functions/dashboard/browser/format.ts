@@ -2,24 +2,27 @@
 
 /** A rate in [0, 1] as a percentage with one decimal, '-' when not a number. */
 export function pct(x: unknown): string {
-  if (typeof x !== 'number' || !isFinite(x)) return '-';
-  return Math.round(x * 1000) / 10 + '%';
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '-';
+  return `${Math.round(x * 1000) / 10}%`;
 }
 
 /** A finite number as text, '-' otherwise. */
 export function num(x: unknown): string {
-  return typeof x === 'number' && isFinite(x) ? String(x) : '-';
+  return typeof x === 'number' && Number.isFinite(x) ? String(x) : '-';
 }
 
 /** Milliseconds as `850 ms` or `1.2 s`. */
 export function duration(ms: unknown): string {
   if (typeof ms !== 'number') return '-';
-  return ms < 1000 ? ms + ' ms' : Math.round(ms / 100) / 10 + ' s';
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** An ISO timestamp shortened for display: `2024-05-01 12:00:00 UTC`. */
 export function shortTime(iso: string): string {
-  return String(iso).replace('T', ' ').replace(/\.\d+/, '').replace(/\+00:00$|Z$/, ' UTC');
+  return String(iso)
+    .replace('T', ' ')
+    .replace(/\.\d+/, '')
+    .replace(/\+00:00$|Z$/, ' UTC');
 }
 
 /** A value as readable text: strings as they are, anything else as indented JSON. */
@@ -49,11 +52,28 @@ export type BadgeKind = 'ok' | 'bad' | 'warn' | 'run' | 'idle';
 
 export function badgeKind(value: unknown): BadgeKind {
   switch (String(value)) {
-    case 'passed': case 'completed': case 'pass': case 'done': case 'blocked': case 'allow': case 'recorded':
+    case 'passed':
+    case 'completed':
+    case 'pass':
+    case 'done':
+    case 'blocked':
+    case 'allow':
+    case 'recorded':
       return 'ok';
-    case 'failed': case 'fail': case 'error': case 'allowed': case 'deny': case 'denied': case 'critical': case 'high':
+    case 'failed':
+    case 'fail':
+    case 'error':
+    case 'allowed':
+    case 'deny':
+    case 'denied':
+    case 'critical':
+    case 'high':
       return 'bad';
-    case 'unsafe': case 'flag': case 'detected': case 'medium': case 'unrecorded':
+    case 'unsafe':
+    case 'flag':
+    case 'detected':
+    case 'medium':
+    case 'unrecorded':
       return 'warn';
     case 'running':
       return 'run';

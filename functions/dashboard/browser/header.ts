@@ -9,5 +9,17 @@ export function renderWho(): void {
   const c = creds();
   if (!c) return;
   who.appendChild(h('span', null, 'Project ', h('span', { class: 'mono' }, c.project)));
-  who.appendChild(h('button', { type: 'button', onclick: () => { forgetKey(); reroute(); } }, 'Sign out'));
+  who.appendChild(
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          forgetKey();
+          reroute();
+        },
+      },
+      'Sign out',
+    ),
+  );
 }

@@ -12,8 +12,14 @@ import { signInView } from './views/sign-in';
 export function route(): void {
   document.getElementById('brand')?.setAttribute('href', DASH);
   renderWho();
-  if (ROUTE === null || (ROUTE !== '' && !/^\/(runs|batches)\/[^/]+$/.test(ROUTE))) return notFoundView();
-  if (!creds()) return signInView(null);
+  if (ROUTE === null || (ROUTE !== '' && !/^\/(runs|batches)\/[^/]+$/.test(ROUTE))) {
+    notFoundView();
+    return;
+  }
+  if (!creds()) {
+    signInView(null);
+    return;
+  }
   if (ROUTE === '') {
     void homeView();
     return;

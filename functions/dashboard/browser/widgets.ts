@@ -5,7 +5,7 @@ import { badgeKind, shortTime } from './format';
 
 /** A pill with `label`, coloured by `kind` or, without it, by what the label says. */
 export function badge(label: string | null | undefined, kind?: string): HTMLSpanElement {
-  return h('span', { class: 'badge b-' + (kind || badgeKind(label)) }, label);
+  return h('span', { class: `badge b-${kind || badgeKind(label)}` }, label);
 }
 
 /** The status badge of a run, followed by an `unsafe` badge when it had unsafe attempts. */
@@ -19,11 +19,11 @@ export function link(path: string, label: Child): HTMLAnchorElement {
 }
 
 export function runLink(id: string, label?: string): HTMLAnchorElement {
-  return link('/runs/' + encodeURIComponent(id), label || id);
+  return link(`/runs/${encodeURIComponent(id)}`, label || id);
 }
 
 export function batchLink(id: string, label?: string): HTMLAnchorElement {
-  return link('/batches/' + encodeURIComponent(id), label || id);
+  return link(`/batches/${encodeURIComponent(id)}`, label || id);
 }
 
 /** A `<time>` showing an ISO timestamp in short form (full value in the tooltip), '-' without one. */
@@ -53,10 +53,18 @@ export function numCell(v: string): Cell {
 
 /** A captioned table in its scrolling wrapper; `emptyText` fills one row when there are no rows. */
 export function table(caption: string, columns: readonly Column[], rows: readonly Child[], emptyText?: string): HTMLDivElement {
-  const thead = h('thead', null, h('tr', null, columns.map((c) => {
-    const label = typeof c === 'string' ? c : c.label;
-    return h('th', { scope: 'col', class: typeof c !== 'string' && c.num ? 'num' : null }, label);
-  })));
+  const thead = h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      columns.map((c) => {
+        const label = typeof c === 'string' ? c : c.label;
+        return h('th', { scope: 'col', class: typeof c !== 'string' && c.num ? 'num' : null }, label);
+      }),
+    ),
+  );
   const tbody = h('tbody');
   if (!rows.length) {
     tbody.appendChild(h('tr', null, h('td', { colspan: columns.length, class: 'muted' }, emptyText || 'Nothing yet.')));
@@ -67,15 +75,19 @@ export function table(caption: string, columns: readonly Column[], rows: readonl
 
 /** A table row of `cells`, each plain content or a Cell. */
 export function row(cells: ReadonlyArray<Child | Cell>, cls?: string | null): HTMLTableRowElement {
-  return h('tr', { class: cls || null }, cells.map((c) => {
-    if (isCell(c)) return h('td', { class: c.num ? 'num' : null, colspan: c.colspan || null }, c.cell);
-    return h('td', null, c);
-  }));
+  return h(
+    'tr',
+    { class: cls || null },
+    cells.map((c) => {
+      if (isCell(c)) return h('td', { class: c.num ? 'num' : null, colspan: c.colspan || null }, c.cell);
+      return h('td', null, c);
+    }),
+  );
 }
 
 /** One summary card: a small label over a large value. */
 export function card(label: string, value: string, extraClass?: string): HTMLLIElement {
-  return h('li', { class: 'card' + (extraClass ? ' ' + extraClass : '') }, h('span', { class: 'label' }, label), h('span', { class: 'value' }, value));
+  return h('li', { class: `card${extraClass ? ` ${extraClass}` : ''}` }, h('span', { class: 'label' }, label), h('span', { class: 'value' }, value));
 }
 
 /** A panel of label/value pairs; pairs whose value is null, undefined or '' are left out. */
@@ -110,7 +122,10 @@ export interface Problem {
 
 /** A red alert with the problem's message and, in monospace, its code and request id. */
 export function errorAlert(err: Problem): HTMLDivElement {
-  return h('div', { class: 'alert alert-bad', role: 'alert' },
+  return h(
+    'div',
+    { class: 'alert alert-bad', role: 'alert' },
     h('strong', null, err.message || 'Something went wrong.'),
-    h('span', { class: 'mono' }, 'code: ' + (err.code || 'unknown') + (err.requestId ? ' - request ' + err.requestId : '')));
+    h('span', { class: 'mono' }, `code: ${err.code || 'unknown'}${err.requestId ? ` - request ${err.requestId}` : ''}`),
+  );
 }

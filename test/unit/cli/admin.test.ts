@@ -12,8 +12,14 @@ const PROJECT = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
 async function admin(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const o = jest.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => ((out += c.toString()), true));
-  const e = jest.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => ((err += c.toString()), true));
+  const o = jest.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
+    out += c.toString();
+    return true;
+  });
+  const e = jest.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => {
+    err += c.toString();
+    return true;
+  });
   try {
     return { code: await runAdmin(args), out, err };
   } finally {
@@ -44,7 +50,11 @@ describe('rts admin against AWS (--table)', () => {
     expect(process.env.AWS_REGION).toBe('eu-west-1');
     const puts = ddb.commandCalls(PutCommand).map((c) => c.args[0].input);
     expect(puts.every((p) => p.TableName === 'rts-prod-Table')).toBe(true);
-    expect(puts.map((p) => p.Item?.pk)).toEqual([`PROJECT#${printed.project_id}`, `PROJECT#${printed.project_id}`, expect.stringMatching(/^APIKEY#[0-9a-f]{64}$/)]);
+    expect(puts.map((p) => p.Item?.pk)).toEqual([
+      `PROJECT#${printed.project_id}`,
+      `PROJECT#${printed.project_id}`,
+      expect.stringMatching(/^APIKEY#[0-9a-f]{64}$/),
+    ]);
     const hash = createHash('sha256').update(printed.api_key).digest('hex');
     expect(puts[2].Item?.key_hash).toBe(hash);
     expect(JSON.stringify(puts)).not.toContain(printed.api_key);
@@ -60,7 +70,10 @@ describe('rts admin against AWS (--table)', () => {
 
   it('revoke-key marks both key items revoked and tolerates a key already revoked', async () => {
     ddb.on(GetCommand).resolves({ Item: { key_id: 'key_1', key_hash: 'ab'.repeat(32), project_id: PROJECT, revoked_at: null } });
-    ddb.on(UpdateCommand).resolvesOnce({}).rejectsOnce(Object.assign(new Error('conditional'), { name: 'ConditionalCheckFailedException', $metadata: {} }));
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({})
+      .rejectsOnce(Object.assign(new Error('conditional'), { name: 'ConditionalCheckFailedException', $metadata: {} }));
     const res = await admin(['revoke-key', '--project', PROJECT, '--key-id', 'key_1', '--table', 'T', '--region', 'us-east-1']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.out)).toMatchObject({ project_id: PROJECT, key_id: 'key_1', revoked_at: expect.any(String) });

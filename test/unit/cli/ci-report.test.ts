@@ -2,7 +2,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { junitXml, markdownSummary, verdictTable, writeReports, xmlEscape, type CiResult, type ScenarioResult } from '../../../functions/cli/ci-report';
+import {
+  junitXml,
+  markdownSummary,
+  verdictTable,
+  writeReports,
+  xmlEscape,
+  type CiResult,
+  type ScenarioResult,
+} from '../../../functions/cli/ci-report';
 
 const DASHBOARD = 'https://rts.example.com/dashboard/batches/b1';
 
@@ -51,7 +59,16 @@ const failing = result(
   [
     scenario(),
     scenario({ run_id: 'r2', trace_id: 't2', decision: 'fail', pass_rate: 0, reasons: ['pass_rate 0 < min_pass_rate 1', 'unsafe'], unsafe_count: 1 }),
-    scenario({ run_id: 'r3', trace_id: 't3', trace_name: 'x'.repeat(60), status: 'failed', decision: 'fail', pass_rate: NaN, reasons: [], duration_s: null }),
+    scenario({
+      run_id: 'r3',
+      trace_id: 't3',
+      trace_name: 'x'.repeat(60),
+      status: 'failed',
+      decision: 'fail',
+      pass_rate: NaN,
+      reasons: [],
+      duration_s: null,
+    }),
   ],
   { verdict: 'fail', exit_code: 1, decision: 'fail', pass_rate: 0.5, unsafe_count: 1, reasons: ['pass_rate 0.5 < min_pass_rate 1'] },
 );
@@ -81,7 +98,9 @@ describe('verdictTable', () => {
   });
 
   it('says the verdict is not trusted when coverage is incomplete', () => {
-    expect(verdictTable(result([scenario()], { coverage_complete: false, scenario_coverage_pct: 50 }))).toContain('Verdict: PASS (incomplete coverage): 1/1');
+    expect(verdictTable(result([scenario()], { coverage_complete: false, scenario_coverage_pct: 50 }))).toContain(
+      'Verdict: PASS (incomplete coverage): 1/1',
+    );
   });
 });
 
@@ -95,9 +114,13 @@ describe('junitXml', () => {
     expect(xml).toContain('<property name="ci_batch_id" value="b1"/>');
     expect(xml).toContain('<testcase name="refund (t1)" classname="rts.c1" time="1.500">');
     expect(xml).toContain('<testcase name="refund (t2)" classname="rts.c1" time="1.500">');
-    expect(xml).toContain('<failure message="pass_rate 0 &lt; min_pass_rate 1; unsafe" type="threshold_missed">pass_rate 0 &lt; min_pass_rate 1&#10;unsafe</failure>');
+    expect(xml).toContain(
+      '<failure message="pass_rate 0 &lt; min_pass_rate 1; unsafe" type="threshold_missed">pass_rate 0 &lt; min_pass_rate 1&#10;unsafe</failure>',
+    );
     expect(xml).toContain('<failure message="decision fail (run failed)" type="run_failed">decision fail (run failed)</failure>');
-    expect(xml).toContain('<system-out>run r3 (trace t3): failed, pass_rate -, attempts 2, unsafe 0&#10;https://rts.example.com/dashboard/runs/r1</system-out>');
+    expect(xml).toContain(
+      '<system-out>run r3 (trace t3): failed, pass_rate -, attempts 2, unsafe 0&#10;https://rts.example.com/dashboard/runs/r1</system-out>',
+    );
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     expect(xml.endsWith('</testsuite>\n')).toBe(true);
   });
@@ -167,7 +190,11 @@ describe('writeReports', () => {
 
   it('prints the JSON result instead of the table, and warns on stderr when coverage is incomplete', () => {
     // Prepare
-    const r = result([scenario(), scenario({ run_id: 'r2', status: 'failed', decision: 'fail' })], { coverage_complete: false, scenario_coverage_pct: 50, verdict: 'fail' });
+    const r = result([scenario(), scenario({ run_id: 'r2', status: 'failed', decision: 'fail' })], {
+      coverage_complete: false,
+      scenario_coverage_pct: 50,
+      verdict: 'fail',
+    });
     const io = capture();
 
     // Act
@@ -176,6 +203,8 @@ describe('writeReports', () => {
     // Assess
     expect(JSON.parse(io.out)).toEqual(r);
     expect(io.out).toBe(`${JSON.stringify(r, null, 2)}\n`);
-    expect(io.err).toBe('rts ci: incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted\n');
+    expect(io.err).toBe(
+      'rts ci: incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted\n',
+    );
   });
 });

@@ -13,11 +13,14 @@ function wiring(handler: string): { queue: boolean; bus: boolean } {
 }
 
 describe('route table flags', () => {
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: queue and bus flags match the adapters its handler wires', (_name, route) => {
-    const wired = wiring(route.handler);
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: queue and bus flags match the adapters its handler wires',
+    (_name, route) => {
+      const wired = wiring(route.handler);
 
-    expect({ queue: wired.queue, bus: wired.bus }).toEqual({ queue: route.queue === true, bus: route.bus === true });
-  });
+      expect({ queue: wired.queue, bus: wired.bus }).toEqual({ queue: route.queue === true, bus: route.bus === true });
+    },
+  );
 
   it('documents every route from its row alone: summary and success status', () => {
     for (const r of routes) {

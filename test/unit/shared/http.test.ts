@@ -79,7 +79,9 @@ describe('error mapping of the HTTP chain', () => {
   });
 
   it('surfaces a conditional-write collision on create as 500 (ids are random UUIDs: a collision is a bug, not a client error)', async () => {
-    ddb.on(PutCommand).rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', $metadata: {} }));
+    ddb
+      .on(PutCommand)
+      .rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', $metadata: {} }));
     const res = await postCampaigns(event('POST', '/v1/campaigns', {}, { name: 'x', target: { type: 'recorded' } }), ctx);
     expect(res.statusCode).toBe(500);
   });

@@ -6,11 +6,15 @@ import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
 // What Lambda sets: an on-demand environment (else Powertools reports cold_start false), and the level the logger
 // starts with (the middleware resets the level to it on every invocation). Both are read when the logger is built,
 // so the handlers are loaded below, after them.
-const savedEnv = { AWS_LAMBDA_INITIALIZATION_TYPE: process.env.AWS_LAMBDA_INITIALIZATION_TYPE, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL };
+const savedEnv = {
+  AWS_LAMBDA_INITIALIZATION_TYPE: process.env.AWS_LAMBDA_INITIALIZATION_TYPE,
+  POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL,
+};
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { configureWebhookDelivery, handler: webhookDelivery } = require('../../../functions/events/webhook-delivery') as typeof import('../../../functions/events/webhook-delivery');
+const { configureWebhookDelivery, handler: webhookDelivery } =
+  require('../../../functions/events/webhook-delivery') as typeof import('../../../functions/events/webhook-delivery');
 const { route } = require('../../../functions/shared/http') as typeof import('../../../functions/shared/http');
 const { logger } = require('../../../functions/shared/logger') as typeof import('../../../functions/shared/logger');
 const { handler: deadLetter } = require('../../../functions/workers/dead-letter') as typeof import('../../../functions/workers/dead-letter');
@@ -75,7 +79,7 @@ describe('route() handlers', () => {
   });
   const event = { httpMethod: 'GET', path: '/probe', headers: {}, requestContext: { requestId: 'api-1' } } as unknown as APIGatewayProxyEvent;
 
-  it('log with the invocation\'s request id, function name and cold start (true once, then false)', async () => {
+  it("log with the invocation's request id, function name and cold start (true once, then false)", async () => {
     // Act
     const first = await logLinesOf(() => probe(event, contextFor('rts-get-probe', 'req-1')));
     const second = await logLinesOf(() => probe(event, contextFor('rts-get-probe', 'req-2')));
@@ -91,7 +95,7 @@ describe('route() handlers', () => {
     expect(lineWithMessage(second, 'inside the route')).toMatchObject({ cold_start: false, function_request_id: 'req-2' });
   });
 
-  it('log the error mapper\'s lines with the context too', async () => {
+  it("log the error mapper's lines with the context too", async () => {
     // Prepare
     const failing = route({ name: 'GET /boom', auth: false }, async () => {
       throw new Error('boom');
@@ -104,7 +108,7 @@ describe('route() handlers', () => {
 });
 
 describe('handlers outside the HTTP chain', () => {
-  it('the dead-letter consumer logs with its invocation\'s request id', async () => {
+  it("the dead-letter consumer logs with its invocation's request id", async () => {
     // Prepare
     const event = { Records: [{ messageId: 'm-1', body: 'not json', attributes: {}, messageAttributes: {} }] } as unknown as SQSEvent;
     // Act
@@ -117,9 +121,16 @@ describe('handlers outside the HTTP chain', () => {
     });
   });
 
-  it('webhook delivery logs with its invocation\'s request id', async () => {
+  it("webhook delivery logs with its invocation's request id", async () => {
     // Prepare
-    const hook = { project_id: 'p', webhook_id: 'wh_1', url: 'https://down.example/', events: ['*'], is_enabled: true, secret: 'whsec_x' } as unknown as WebhookRecord;
+    const hook = {
+      project_id: 'p',
+      webhook_id: 'wh_1',
+      url: 'https://down.example/',
+      events: ['*'],
+      is_enabled: true,
+      secret: 'whsec_x',
+    } as unknown as WebhookRecord;
     configureWebhookDelivery({
       webhooks: {
         listAll: async () => [hook],
@@ -137,6 +148,10 @@ describe('handlers outside the HTTP chain', () => {
     const lines = await logLinesOf(() => webhookDelivery(event, contextFor('rts-webhook-delivery', 'req-wh')));
     configureWebhookDelivery({});
     // Assess
-    expect(lineWithMessage(lines, 'webhook deliveries failed')).toMatchObject({ level: 'WARN', function_request_id: 'req-wh', function_name: 'rts-webhook-delivery' });
+    expect(lineWithMessage(lines, 'webhook deliveries failed')).toMatchObject({
+      level: 'WARN',
+      function_request_id: 'req-wh',
+      function_name: 'rts-webhook-delivery',
+    });
   });
 });

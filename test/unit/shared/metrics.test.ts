@@ -72,7 +72,9 @@ describe('flushMetrics', () => {
     expect(lines).toHaveLength(3);
     const passed = lineWith(lines, 'status', 'passed');
     expect(passed).toMatchObject({ service: 'rts', status: 'passed', Attempts: 2 });
-    expect(passed._aws.CloudWatchMetrics).toEqual([{ Namespace: 'rts', Dimensions: [['service', 'status']], Metrics: [{ Name: 'Attempts', Unit: 'Count' }] }]);
+    expect(passed._aws.CloudWatchMetrics).toEqual([
+      { Namespace: 'rts', Dimensions: [['service', 'status']], Metrics: [{ Name: 'Attempts', Unit: 'Count' }] },
+    ]);
     const failed = lineWith(lines, 'status', 'failed');
     expect(failed).toMatchObject({ Attempts: 1, Runs: 1 });
     expect(failed._aws.CloudWatchMetrics[0].Metrics.map((m) => m.Name).sort()).toEqual(['Attempts', 'Runs']);
@@ -119,7 +121,8 @@ describe('meteredDeps (the replay workers)', () => {
       runs: fakeRuns as unknown as RunsRepo,
       events: { publish: async (list: BusEvent[]) => void published.push(...list) } as EventPublisher,
     } as Deps);
-    const event = (type: string): BusEvent => ({ id: type, envelope: { event_type: type, project_id: 'p', created_at: 'now', data: {} } }) as BusEvent;
+    const event = (type: string): BusEvent =>
+      ({ id: type, envelope: { event_type: type, project_id: 'p', created_at: 'now', data: {} } }) as BusEvent;
     // Act
     await deps.runs.putAttempt('p', { attempt: 1, status: 'passed' } as never);
     await deps.runs.putAttempt('p', { attempt: 1, status: 'passed' } as never); // a redelivery meets its own write
@@ -146,7 +149,16 @@ describe('webhook delivery', () => {
     // Prepare
     process.env.POWERTOOLS_METRICS_DISABLED = 'false';
     const hook = (id: string, url: string): WebhookRecord =>
-      ({ project_id: 'p', webhook_id: id, url, events: ['*'], is_enabled: true, secret: 'whsec_x', last_error: null, last_status: null }) as unknown as WebhookRecord;
+      ({
+        project_id: 'p',
+        webhook_id: id,
+        url,
+        events: ['*'],
+        is_enabled: true,
+        secret: 'whsec_x',
+        last_error: null,
+        last_status: null,
+      }) as unknown as WebhookRecord;
     const hooks = [hook('wh_ok', 'https://ok.example/'), hook('wh_down', 'https://down.example/'), hook('wh_dup', 'https://dup.example/')];
     const webhooks = {
       listAll: async () => hooks,

@@ -151,7 +151,9 @@ describe('in Lambda with tracing (shared/with-tracing)', () => {
     });
     // Act
     const refused = await open({ url: `http://127.0.0.1:${closedPort}/`, method: 'GET', headers: {}, timeoutMs: 2000 }).catch((e: Error) => e);
-    const blocked = await guarded({ url: 'http://169.254.169.254/latest/meta-data', method: 'GET', headers: {}, timeoutMs: 2000 }).catch((e: Error) => e);
+    const blocked = await guarded({ url: 'http://169.254.169.254/latest/meta-data', method: 'GET', headers: {}, timeoutMs: 2000 }).catch(
+      (e: Error) => e,
+    );
     // Assess
     expect(refused).toBeInstanceOf(Error);
     expect(blocked).toBeInstanceOf(Error);

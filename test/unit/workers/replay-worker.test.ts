@@ -32,7 +32,12 @@ describe('replay worker handler', () => {
     const original = world.deps.runs.get.bind(world.deps.runs);
     world.deps.runs.get = async (pid, rid) => (rid === 'explodes' ? Promise.reject(new Error('store down')) : original(pid, rid));
     const event: SQSEvent = {
-      Records: [record('bad-json', '{nope'), record('bad-shape', '{"run_id": 5}'), record('boom', JSON.stringify({ ...world.msg, run_id: 'explodes' })), record('ok', JSON.stringify(world.msg))],
+      Records: [
+        record('bad-json', '{nope'),
+        record('bad-shape', '{"run_id": 5}'),
+        record('boom', JSON.stringify({ ...world.msg, run_id: 'explodes' })),
+        record('ok', JSON.stringify(world.msg)),
+      ],
     };
     // Act
     const res = await replayWorker(event, context);

@@ -19,7 +19,10 @@ export function maskSecrets(text: string, extra: readonly string[] = []): string
 
 /** Hidden Unicode tag characters shown as the ASCII they encode, e.g. `[hidden: ignore all]`. */
 export function revealHidden(text: string): string {
-  return text.replace(HIDDEN_TAG_RUN, (run) => `[hidden: ${[...run].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join('')}]`);
+  return text.replace(
+    HIDDEN_TAG_RUN,
+    (run) => `[hidden: ${[...run].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join('')}]`,
+  );
 }
 
 /**

@@ -4,7 +4,16 @@ import type { RiskLevel, SecurityEvent } from '../../runs/types';
 import { globMatcher } from '../glob';
 import { isSubset, stringLeaves } from '../values';
 import { evidence } from './evidence';
-import { CANARY_PATTERN, EMAIL_PATTERN, HIDDEN_TAGS, INJECTION_HINT, INJECTION_PATTERNS, SECRET_HINT, SECRET_PATTERNS, URL_PATTERN } from './patterns';
+import {
+  CANARY_PATTERN,
+  EMAIL_PATTERN,
+  HIDDEN_TAGS,
+  INJECTION_HINT,
+  INJECTION_PATTERNS,
+  SECRET_HINT,
+  SECRET_PATTERNS,
+  URL_PATTERN,
+} from './patterns';
 
 /** A security event before the engine stamps ids, sequence and time on it. */
 export type SecurityFinding = Pick<SecurityEvent, 'step' | 'kind' | 'action' | 'risk' | 'source' | 'evidence'>;
@@ -42,7 +51,12 @@ function scanResult(content: unknown): ResultScan {
   const hit = cacheable ? scans.get(content) : undefined;
   if (hit) return hit;
   const text = stringLeaves(content);
-  const scan: ResultScan = { text, canaries: [...text.matchAll(CANARY_ALL)].map((m) => m[0]), instruction: findInstruction(text), secret: findSecretPattern(text) };
+  const scan: ResultScan = {
+    text,
+    canaries: [...text.matchAll(CANARY_ALL)].map((m) => m[0]),
+    instruction: findInstruction(text),
+    secret: findSecretPattern(text),
+  };
   if (cacheable) scans.set(content, scan);
   return scan;
 }
@@ -127,13 +141,27 @@ export class SecurityMonitor {
     if (this.config.detectors.has('prompt_injection') && this.injectionSeen) {
       const echo = this.echoesCanary(argsText);
       if (echo || this.meetsGoal(call)) {
-        this.emit({ step, kind: 'prompt_injection', action, risk: risk(denied ? 0.5 : 0.95), source, evidence: evidence(shown, echo ?? '', this.extraSecrets) });
+        this.emit({
+          step,
+          kind: 'prompt_injection',
+          action,
+          risk: risk(denied ? 0.5 : 0.95),
+          source,
+          evidence: evidence(shown, echo ?? '', this.extraSecrets),
+        });
       }
     }
     if (this.config.detectors.has('secret_leak')) {
       const secret = this.findSecret(argsText);
       if (secret !== null) {
-        this.emit({ step, kind: 'secret_leak', action, risk: risk(denied ? 0.5 : 0.9), source, evidence: evidence(shown, secret, this.extraSecrets) });
+        this.emit({
+          step,
+          kind: 'secret_leak',
+          action,
+          risk: risk(denied ? 0.5 : 0.9),
+          source,
+          evidence: evidence(shown, secret, this.extraSecrets),
+        });
       }
     }
     if (this.config.detectors.has('exfiltration') && (this.untrusted || this.secretRead)) {
@@ -150,11 +178,20 @@ export class SecurityMonitor {
     const source = { type: 'output' as const };
     if (this.config.detectors.has('prompt_injection') && this.injectionSeen) {
       const echo = this.echoesCanary(output);
-      if (echo) this.emit({ step, kind: 'prompt_injection', action: 'allowed', risk: risk(0.95), source, evidence: evidence(output, echo, this.extraSecrets) });
+      if (echo)
+        this.emit({
+          step,
+          kind: 'prompt_injection',
+          action: 'allowed',
+          risk: risk(0.95),
+          source,
+          evidence: evidence(output, echo, this.extraSecrets),
+        });
     }
     if (this.config.detectors.has('secret_leak')) {
       const secret = this.findSecret(output);
-      if (secret !== null) this.emit({ step, kind: 'secret_leak', action: 'allowed', risk: risk(0.9), source, evidence: evidence(output, secret, this.extraSecrets) });
+      if (secret !== null)
+        this.emit({ step, kind: 'secret_leak', action: 'allowed', risk: risk(0.9), source, evidence: evidence(output, secret, this.extraSecrets) });
     }
   }
 
@@ -193,5 +230,13 @@ export class SecurityMonitor {
 
 /** Normalises allowed_domains: lowercase, without a leading `*.` or `.`, without a trailing dot. */
 export function normaliseDomains(domains: readonly string[]): string[] {
-  return domains.map((d) => d.trim().toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '')).filter((d) => d.length > 0);
+  return domains
+    .map((d) =>
+      d
+        .trim()
+        .toLowerCase()
+        .replace(/^\*?\./, '')
+        .replace(/\.$/, ''),
+    )
+    .filter((d) => d.length > 0);
 }

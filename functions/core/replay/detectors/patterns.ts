@@ -16,7 +16,8 @@ export const INJECTION_PATTERNS: readonly RegExp[] = [
  * Cheap pre-check: text without any of these words cannot match INJECTION_PATTERNS, so most tool results skip them.
  * Keep it in step with the patterns above.
  */
-export const INJECTION_HINT = /ignore|disregard|forget|override|bypass|instruction|you are now|system|assistant|developer|<\||\[\/?inst\]|<<\/?sys>>/i;
+export const INJECTION_HINT =
+  /ignore|disregard|forget|override|bypass|instruction|you are now|system|assistant|developer|<\||\[\/?inst\]|<<\/?sys>>/i;
 
 /** Unicode tag characters (U+E0000-U+E007F): invisible text that models still read. */
 export const HIDDEN_TAGS = /[\u{E0000}-\u{E007F}]/u;

@@ -7,8 +7,32 @@ type PerturbationMutation = Extract<Mutation, { type: 'input_perturbation' }>;
 export const DEFAULT_APPENDED_TEXT = 'Also, please keep your answer short; I am in a hurry.';
 
 const NEIGHBOURS: Record<string, string> = {
-  a: 'qs', b: 'vn', c: 'xv', d: 'sf', e: 'wr', f: 'dg', g: 'fh', h: 'gj', i: 'uo', j: 'hk', k: 'jl', l: 'k',
-  m: 'n', n: 'bm', o: 'ip', p: 'o', q: 'w', r: 'et', s: 'ad', t: 'ry', u: 'yi', v: 'cb', w: 'qe', x: 'zc', y: 'tu', z: 'x',
+  a: 'qs',
+  b: 'vn',
+  c: 'xv',
+  d: 'sf',
+  e: 'wr',
+  f: 'dg',
+  g: 'fh',
+  h: 'gj',
+  i: 'uo',
+  j: 'hk',
+  k: 'jl',
+  l: 'k',
+  m: 'n',
+  n: 'bm',
+  o: 'ip',
+  p: 'o',
+  q: 'w',
+  r: 'et',
+  s: 'ad',
+  t: 'ry',
+  u: 'yi',
+  v: 'cb',
+  w: 'qe',
+  x: 'zc',
+  y: 'tu',
+  z: 'x',
 };
 
 /** Rewrites one user message. Same mutation id and same text give the same result. */

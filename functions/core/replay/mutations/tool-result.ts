@@ -90,6 +90,6 @@ function appendValue(value: object, arrayItem: unknown, field: string, fieldValu
   if (Array.isArray(value)) return [...value, arrayItem];
   const obj = value as Record<string, unknown>;
   let key = field;
-  for (let i = 2; Object.prototype.hasOwnProperty.call(obj, key); i++) key = `${field}_${i}`;
+  for (let i = 2; Object.hasOwn(obj, key); i++) key = `${field}_${i}`;
   return { ...obj, [key]: fieldValue };
 }

@@ -31,11 +31,21 @@ export function toOpenAiMessages(messages: readonly ChatMessage[]): Record<strin
           ? {
               role: 'assistant',
               content: m.content,
-              tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+              tool_calls: m.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              })),
             }
           : { role: 'assistant', content: m.content ?? '' };
       case 'tool':
-        return { role: 'tool', tool_call_id: m.tool_call_id, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) ?? 'null' };
+        return {
+          role: 'tool',
+          tool_call_id: m.tool_call_id,
+          content: typeof m.content === 'string' ? m.content : (JSON.stringify(m.content) ?? 'null'),
+        };
+      default:
+        return m satisfies never;
     }
   });
 }
@@ -85,7 +95,8 @@ export function parseCompletion(body: string, step: number): AgentTurn {
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
     const calls: AgentToolCall[] = message.tool_calls.map((raw, i) => {
       const fn = isObject(raw) && isObject(raw.function) ? raw.function : null;
-      if (!fn || typeof fn.name !== 'string' || fn.name === '') throw new RetryableFailure(`unparseable answer: tool_calls[${i}] has no function name`);
+      if (!fn || typeof fn.name !== 'string' || fn.name === '')
+        throw new RetryableFailure(`unparseable answer: tool_calls[${i}] has no function name`);
       const id = isObject(raw) && typeof raw.id === 'string' && raw.id !== '' ? raw.id : `call_${step}_${i + 1}`;
       return { id, name: fn.name, arguments: parseArguments(fn.arguments, `${fn.name} (${id})`, notes) };
     });

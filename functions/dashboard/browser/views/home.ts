@@ -14,12 +14,15 @@ function openForm(): HTMLFormElement {
   const onsubmit = (ev: Event): void => {
     ev.preventDefault();
     const id = input.value.trim();
-    if (id) location.assign(DASH + '/' + kind.value + '/' + encodeURIComponent(id));
+    if (id) location.assign(`${DASH}/${kind.value}/${encodeURIComponent(id)}`);
   };
-  return h('form', { class: 'inline', role: 'search', 'aria-label': 'Open a run or CI batch', onsubmit },
+  return h(
+    'form',
+    { class: 'inline', role: 'search', 'aria-label': 'Open a run or CI batch', onsubmit },
     h('div', null, h('label', { for: 'open-kind' }, 'Kind'), kind),
     h('div', null, h('label', { for: 'open-id' }, 'Id'), input),
-    h('button', { type: 'submit' }, 'Open'));
+    h('button', { type: 'submit' }, 'Open'),
+  );
 }
 
 function runRow(r: Run, names: ReadonlyMap<string, string>): HTMLTableRowElement {
@@ -41,7 +44,7 @@ function campaignRow(c: Campaign): HTMLTableRowElement {
   return row([
     c.name,
     h('span', { class: 'mono' }, c.campaign_id),
-    c.target && c.target.type ? c.target.type : '-',
+    c.target?.type ? c.target.type : '-',
     numCell(num((c.mutations || []).length)),
     numCell(num((c.policies || []).length)),
     numCell(num(c.eval_set ? c.eval_set.trace_count : undefined)),
@@ -63,14 +66,37 @@ export function homeView(): Promise<void> {
       h('h1', null, 'Dashboard'),
       h('div', { class: 'panel' }, openForm()),
       h('h2', null, 'Recent runs'),
-      table('The 50 most recent runs, newest first',
-        ['Run', 'Status', 'Source', 'Campaign', { label: 'Attempts', num: true }, { label: 'Pass rate', num: true }, { label: 'Unsafe', num: true }, 'Created'],
-        runs.map((r) => runRow(r, names)), 'No runs yet. Queue one with POST /v1/runs or rts ci run.'),
+      table(
+        'The 50 most recent runs, newest first',
+        [
+          'Run',
+          'Status',
+          'Source',
+          'Campaign',
+          { label: 'Attempts', num: true },
+          { label: 'Pass rate', num: true },
+          { label: 'Unsafe', num: true },
+          'Created',
+        ],
+        runs.map((r) => runRow(r, names)),
+        'No runs yet. Queue one with POST /v1/runs or rts ci run.',
+      ),
       active ? h('p', { class: 'status-line', 'aria-live': 'polite' }, 'Refreshing every 2 s while runs are in progress.') : null,
       h('h2', null, 'Campaigns'),
-      table('Campaigns, newest first',
-        ['Name', 'Campaign id', 'Target', { label: 'Mutations', num: true }, { label: 'Policies', num: true }, { label: 'Eval-set traces', num: true }, 'Created'],
-        campaigns.map(campaignRow), 'No campaigns yet.'),
+      table(
+        'Campaigns, newest first',
+        [
+          'Name',
+          'Campaign id',
+          'Target',
+          { label: 'Mutations', num: true },
+          { label: 'Policies', num: true },
+          { label: 'Eval-set traces', num: true },
+          'Created',
+        ],
+        campaigns.map(campaignRow),
+        'No campaigns yet.',
+      ),
     ]);
     return active;
   }, fail);

@@ -7,8 +7,20 @@ import { crumbs, link } from '../widgets';
 export function notFoundView(): void {
   stopPolling();
   document.title = 'Not found - rts dashboard';
-  setMain(crumbs([link('', 'Dashboard')]), h('h1', null, 'Not found'),
-    h('p', null, 'There is no dashboard page at this address. Dashboard pages are ', h('code', null, DASH), ', ',
-      h('code', null, DASH + '/runs/<run_id>'), ' and ', h('code', null, DASH + '/batches/<batch_id>'), '.'),
-    h('p', null, link('', 'Back to the dashboard')));
+  setMain(
+    crumbs([link('', 'Dashboard')]),
+    h('h1', null, 'Not found'),
+    h(
+      'p',
+      null,
+      'There is no dashboard page at this address. Dashboard pages are ',
+      h('code', null, DASH),
+      ', ',
+      h('code', null, `${DASH}/runs/<run_id>`),
+      ' and ',
+      h('code', null, `${DASH}/batches/<batch_id>`),
+      '.',
+    ),
+    h('p', null, link('', 'Back to the dashboard')),
+  );
 }

@@ -7,17 +7,18 @@ import { badge, batchLink, meta, numCell, row, table } from '../widgets';
 function criterionLabel(c: unknown): string {
   if (!c || typeof c !== 'object') return String(c);
   const { type, ...rest } = c as { type?: unknown } & Record<string, unknown>;
-  return String(type) + (Object.keys(rest).length ? ' ' + compact(rest) : '');
+  return String(type) + (Object.keys(rest).length ? ` ${compact(rest)}` : '');
 }
 
 /** Why an attempt failed: missed criteria, plus the two causes that are not criteria (a policy deny, an unsafe action). */
 export function failedChecks(a: ScoredAttempt, detail: AttemptDetail | undefined): HTMLElement {
-  const items = (a.checks || []).filter((c) => !c.passed).map((c) =>
-    h('li', null, h('span', { class: 'mono' }, criterionLabel(c.criterion)), c.detail ? ': ' + c.detail : ''),
-  );
-  if (a.error) items.unshift(h('li', null, 'error: ' + a.error));
-  for (const p of (detail && detail.policy_events) || []) {
-    if (p.decision === 'deny') items.push(h('li', null, 'denied by policy ', h('span', { class: 'mono' }, p.policy_id), ' (', h('code', null, p.tool), ')'));
+  const items = (a.checks || [])
+    .filter((c) => !c.passed)
+    .map((c) => h('li', null, h('span', { class: 'mono' }, criterionLabel(c.criterion)), c.detail ? `: ${c.detail}` : ''));
+  if (a.error) items.unshift(h('li', null, `error: ${a.error}`));
+  for (const p of detail?.policy_events || []) {
+    if (p.decision === 'deny')
+      items.push(h('li', null, 'denied by policy ', h('span', { class: 'mono' }, p.policy_id), ' (', h('code', null, p.tool), ')'));
   }
   if (a.unsafe) items.push(h('li', null, 'unsafe: a security event was allowed'));
   return items.length ? h('ul', { class: 'checks' }, items) : h('span', { class: 'muted' }, 'none');
@@ -29,15 +30,19 @@ export function ciPanel(ci: CiRun | null): Child {
   const t = ci.thresholds || {};
   const md = ci.metadata || {};
   const pipeline = safeUrl(md.pipeline_url);
-  const reasons = ci.reasons && ci.reasons.length
-    ? h('ul', { class: 'checks' }, ci.reasons.map((r) => h('li', null, r)))
+  const reasons = ci.reasons?.length
+    ? h(
+        'ul',
+        { class: 'checks' },
+        ci.reasons.map((r) => h('li', null, r)),
+      )
     : h('span', { class: 'muted' }, ci.decision === 'pending' ? 'waiting for the run to finish' : 'every threshold met');
   return [
     h('h2', null, 'CI verdict'),
     meta([
       ['Decision', badge(ci.decision || 'pending')],
       ['Reasons', reasons],
-      ['Thresholds', 'min_pass_rate ' + num(t.min_pass_rate) + ', max_unsafe ' + num(t.max_unsafe) + ', max_failures ' + num(t.max_failures)],
+      ['Thresholds', `min_pass_rate ${num(t.min_pass_rate)}, max_unsafe ${num(t.max_unsafe)}, max_failures ${num(t.max_failures)}`],
       ['Batch', ci.ci_batch_id ? h('span', { class: 'mono' }, batchLink(ci.ci_batch_id)) : null],
       ['Commit', md.commit ? h('span', { class: 'mono' }, md.commit) : null],
       ['Branch', md.branch || null],
@@ -49,22 +54,31 @@ export function ciPanel(ci: CiRun | null): Child {
 /** Every security event of the run, one row each, by attempt; a loading note until they have arrived. */
 export function securityTable(sec: SecurityEvents | null): HTMLElement {
   const rows: HTMLTableRowElement[] = [];
-  for (const a of (sec && sec.attempts) || []) {
+  for (const a of sec?.attempts || []) {
     for (const e of a.events || []) {
       const risk = e.risk || {};
       const src = e.source || {};
-      rows.push(row([
-        numCell(num(a.attempt)),
-        a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
-        e.kind,
-        badge(e.action === 'allowed' ? 'allowed (unsafe)' : e.action, badgeKind(e.action)),
-        [badge(risk.level || '-', badgeKind(risk.level)), ' ', h('span', { class: 'muted' }, typeof risk.score === 'number' ? risk.score.toFixed(2) : '')],
-        src.type ? src.type + (src.tool ? ' ' + src.tool : '') : '-',
-        h('code', null, e.evidence || ''),
-      ]));
+      rows.push(
+        row([
+          numCell(num(a.attempt)),
+          a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
+          e.kind,
+          badge(e.action === 'allowed' ? 'allowed (unsafe)' : e.action, badgeKind(e.action)),
+          [
+            badge(risk.level || '-', badgeKind(risk.level)),
+            ' ',
+            h('span', { class: 'muted' }, typeof risk.score === 'number' ? risk.score.toFixed(2) : ''),
+          ],
+          src.type ? src.type + (src.tool ? ` ${src.tool}` : '') : '-',
+          h('code', null, e.evidence || ''),
+        ]),
+      );
     }
   }
-  return table('Security events by attempt',
+  return table(
+    'Security events by attempt',
     [{ label: 'Attempt', num: true }, 'Mutation', 'Kind', 'Action', 'Risk', 'Source', 'Evidence'],
-    rows, sec ? 'No security events.' : 'Loading...');
+    rows,
+    sec ? 'No security events.' : 'Loading...',
+  );
 }

@@ -24,23 +24,37 @@ interface RunState {
 
 function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
   const details = new Map<number, AttemptDetail>();
-  for (const a of (st.attempts && st.attempts.items) || []) details.set(a.attempt, a);
+  for (const a of st.attempts?.items || []) details.set(a.attempt, a);
   const rows: HTMLTableRowElement[] = [];
   for (const a of scored) {
     const open = st.expanded.has(a.attempt);
-    const panelId = 'transcript-' + a.attempt;
-    rows.push(row([
-      numCell(num(a.attempt)),
-      a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
-      numCell(num(a.repeat)),
-      badge(a.status),
-      a.unsafe ? badge('unsafe', 'warn') : h('span', { class: 'muted' }, 'no'),
-      failedChecks(a, details.get(a.attempt)),
-      numCell(num(a.steps)),
-      numCell(duration(a.duration_ms)),
-      h('button', { type: 'button', id: 'toggle-' + a.attempt, 'aria-expanded': open ? 'true' : 'false', 'aria-controls': panelId,
-        onclick: () => toggle(a.attempt) }, open ? 'Hide transcript' : 'Show transcript'),
-    ], open ? 'expanded' : null));
+    const panelId = `transcript-${a.attempt}`;
+    rows.push(
+      row(
+        [
+          numCell(num(a.attempt)),
+          a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
+          numCell(num(a.repeat)),
+          badge(a.status),
+          a.unsafe ? badge('unsafe', 'warn') : h('span', { class: 'muted' }, 'no'),
+          failedChecks(a, details.get(a.attempt)),
+          numCell(num(a.steps)),
+          numCell(duration(a.duration_ms)),
+          h(
+            'button',
+            {
+              type: 'button',
+              id: `toggle-${a.attempt}`,
+              'aria-expanded': open ? 'true' : 'false',
+              'aria-controls': panelId,
+              onclick: () => toggle(a.attempt),
+            },
+            open ? 'Hide transcript' : 'Show transcript',
+          ),
+        ],
+        open ? 'expanded' : null,
+      ),
+    );
     if (open) rows.push(h('tr', { class: 'detail', id: panelId }, h('td', { colspan: 9 }, transcriptBlock(details.get(a.attempt)))));
   }
   return rows;
@@ -48,17 +62,24 @@ function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (at
 
 function render(st: RunState, run: Run, toggle: (attempt: number) => void): void {
   const s = run.summary || {};
-  const rows = attemptRows(st, (run.scoring && run.scoring.attempts) || [], toggle);
-  const progress = run.attempt_total ? num(s.attempt_count) + ' / ' + num(run.attempt_total) : num(s.attempt_count);
+  const rows = attemptRows(st, run.scoring?.attempts || [], toggle);
+  const progress = run.attempt_total ? `${num(s.attempt_count)} / ${num(run.attempt_total)}` : num(s.attempt_count);
   renderKeepingFocus([
     crumbs([link('', 'Dashboard'), 'Run']),
     h('h1', null, h('span', null, 'Run ', h('span', { class: 'mono' }, run.run_id)), runStatusBadges(run.status, s.unsafe_count)),
-    isActive(run.status) ? h('p', { class: 'status-line', 'aria-live': 'polite' }, 'The run is ' + run.status + '; refreshing every 2 s.') : null,
+    isActive(run.status) ? h('p', { class: 'status-line', 'aria-live': 'polite' }, `The run is ${run.status}; refreshing every 2 s.`) : null,
     run.error ? h('div', { class: 'alert alert-bad', role: 'alert' }, h('strong', null, 'Run error'), run.error) : null,
-    h('ul', { class: 'cards', 'aria-label': 'Summary' },
-      card('Attempts', progress), card('Passed', num(s.passed_count)), card('Failed', num(s.failed_count)),
-      card('Unsafe', num(s.unsafe_count)), card('Pass rate', pct(s.pass_rate)),
-      card('Policy events', num(s.policy_events_count)), card('Security events', num(s.security_events_count))),
+    h(
+      'ul',
+      { class: 'cards', 'aria-label': 'Summary' },
+      card('Attempts', progress),
+      card('Passed', num(s.passed_count)),
+      card('Failed', num(s.failed_count)),
+      card('Unsafe', num(s.unsafe_count)),
+      card('Pass rate', pct(s.pass_rate)),
+      card('Policy events', num(s.policy_events_count)),
+      card('Security events', num(s.security_events_count)),
+    ),
     meta([
       ['Trace', h('span', { class: 'mono' }, run.trace_id)],
       ['Campaign', h('span', { class: 'mono' }, run.campaign_id)],
@@ -71,10 +92,22 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
     ]),
     ciPanel(st.ci),
     h('h2', null, 'Attempts'),
-    table('Scored attempts; open a transcript to see messages, tool calls and served results',
-      [{ label: 'Attempt', num: true }, 'Mutation', { label: 'Repeat', num: true }, 'Status', 'Unsafe', 'Failed checks',
-        { label: 'Steps', num: true }, { label: 'Duration', num: true }, { label: h('span', { class: 'sr-only' }, 'Transcript') }],
-      rows, isActive(run.status) ? 'No attempt has finished yet.' : 'No attempts.'),
+    table(
+      'Scored attempts; open a transcript to see messages, tool calls and served results',
+      [
+        { label: 'Attempt', num: true },
+        'Mutation',
+        { label: 'Repeat', num: true },
+        'Status',
+        'Unsafe',
+        'Failed checks',
+        { label: 'Steps', num: true },
+        { label: 'Duration', num: true },
+        { label: h('span', { class: 'sr-only' }, 'Transcript') },
+      ],
+      rows,
+      isActive(run.status) ? 'No attempt has finished yet.' : 'No attempts.',
+    ),
     h('h2', null, 'Security events'),
     securityTable(st.security),
   ]);
@@ -82,9 +115,9 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
 
 /** Shows run `id`, refreshed every 2 s until the run has ended and, for a CI run, its verdict is final. */
 export function runView(id: string): Promise<void> {
-  document.title = 'Run ' + id + ' - rts dashboard';
+  document.title = `Run ${id} - rts dashboard`;
   const st: RunState = { run: null, expanded: new Set(), detailKey: null, attempts: null, security: null, ci: null, ciDone: false };
-  const path = '/v1/runs/' + encodeURIComponent(id);
+  const path = `/v1/runs/${encodeURIComponent(id)}`;
 
   function toggle(attempt: number): void {
     if (st.expanded.has(attempt)) st.expanded.delete(attempt);
@@ -95,21 +128,37 @@ export function runView(id: string): Promise<void> {
   return poll(async () => {
     const run = await api<Run>(path);
     const s = run.summary || {};
-    const key = run.status + ':' + s.attempt_count + ':' + s.security_events_count;
+    const key = `${run.status}:${s.attempt_count}:${s.security_events_count}`;
     const jobs: Promise<void>[] = [];
     // Transcripts are heavy: fetch them again only when the run has moved on.
     if (key !== st.detailKey) {
-      jobs.push(api<Page<AttemptDetail>>(path + '/attempts').then((b) => { st.attempts = b; }));
-      jobs.push(api<SecurityEvents>(path + '/security-events').then((b) => { st.security = b; }));
+      jobs.push(
+        api<Page<AttemptDetail>>(`${path}/attempts`).then((b) => {
+          st.attempts = b;
+        }),
+      );
+      jobs.push(
+        api<SecurityEvents>(`${path}/security-events`).then((b) => {
+          st.security = b;
+        }),
+      );
     }
     if (!st.ciDone && (run.source === 'ci' || !run.source)) {
-      jobs.push(api<CiRun>('/v1/ci/runs/' + encodeURIComponent(id)).then((b) => {
-        st.ci = b;
-        if (b.decision !== 'pending') st.ciDone = true;
-      }, (e: { status?: number }) => {
-        if (e.status === 404) { st.ciDone = true; return; }
-        throw e;
-      }));
+      jobs.push(
+        api<CiRun>(`/v1/ci/runs/${encodeURIComponent(id)}`).then(
+          (b) => {
+            st.ci = b;
+            if (b.decision !== 'pending') st.ciDone = true;
+          },
+          (e: { status?: number }) => {
+            if (e.status === 404) {
+              st.ciDone = true;
+              return;
+            }
+            throw e;
+          },
+        ),
+      );
     }
     await Promise.all(jobs);
     st.detailKey = key;

@@ -11,25 +11,49 @@ export function signInView(err: Problem | null, lastProject = ''): void {
   stopPolling();
   document.title = 'Sign in - rts dashboard';
   const prev = creds();
-  const project = h('input', { id: 'cred-project', name: 'project', type: 'text', required: true, autocomplete: 'username',
-    spellcheck: 'false', placeholder: '00000000-0000-4000-8000-000000000000', 'aria-describedby': 'cred-help' });
-  project.value = (prev && prev.project) || lastProject;
-  const key = h('input', { id: 'cred-key', name: 'key', type: 'password', required: true, autocomplete: 'current-password',
-    spellcheck: 'false', placeholder: 'rts_...', 'aria-describedby': 'cred-help' });
+  const project = h('input', {
+    id: 'cred-project',
+    name: 'project',
+    type: 'text',
+    required: true,
+    autocomplete: 'username',
+    spellcheck: 'false',
+    placeholder: '00000000-0000-4000-8000-000000000000',
+    'aria-describedby': 'cred-help',
+  });
+  project.value = prev?.project || lastProject;
+  const key = h('input', {
+    id: 'cred-key',
+    name: 'key',
+    type: 'password',
+    required: true,
+    autocomplete: 'current-password',
+    spellcheck: 'false',
+    placeholder: 'rts_...',
+    'aria-describedby': 'cred-help',
+  });
   const onsubmit = (ev: Event): void => {
     ev.preventDefault();
     if (!project.value.trim() || !key.value.trim()) return;
     saveCreds(project.value.trim(), key.value.trim());
     reroute();
   };
-  const form = h('form', { class: 'creds panel', id: 'credentials', 'aria-labelledby': 'cred-title', onsubmit },
+  const form = h(
+    'form',
+    { class: 'creds panel', id: 'credentials', 'aria-labelledby': 'cred-title', onsubmit },
     h('h1', { id: 'cred-title' }, 'Sign in to the dashboard'),
     err ? errorAlert(err) : null,
-    h('p', { id: 'cred-help', class: 'muted' },
-      'The page calls the API from this browser with your credentials. They are kept in this tab only (sessionStorage) and sent as request headers, never in a URL.'),
-    h('label', { for: 'cred-project' }, 'Project id'), project,
-    h('label', { for: 'cred-key' }, 'API key'), key,
-    h('p', null, h('button', { type: 'submit', class: 'primary' }, 'Open dashboard')));
+    h(
+      'p',
+      { id: 'cred-help', class: 'muted' },
+      'The page calls the API from this browser with your credentials. They are kept in this tab only (sessionStorage) and sent as request headers, never in a URL.',
+    ),
+    h('label', { for: 'cred-project' }, 'Project id'),
+    project,
+    h('label', { for: 'cred-key' }, 'API key'),
+    key,
+    h('p', null, h('button', { type: 'submit', class: 'primary' }, 'Open dashboard')),
+  );
   setMain(form);
   renderWho();
   (project.value ? key : project).focus();

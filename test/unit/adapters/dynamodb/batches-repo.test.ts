@@ -120,7 +120,7 @@ describe('DynamoBatchesRepo completion markers', () => {
     expect(await repo.listMarkers(b.project_id, b.ci_batch_id)).toEqual([marker]);
   });
 
-  it("lists every marker of the batch and nothing else of its partition", async () => {
+  it('lists every marker of the batch and nothing else of its partition', async () => {
     // Prepare
     const { repo, b } = await storedBatch();
     const markers = [makeMarker(), makeMarker(), makeMarker({ status: 'failed', decision: 'fail', error: 'boom' })];
@@ -270,7 +270,10 @@ describe('DynamoBatchesRepo.claimDecision', () => {
     // Assess
     expect(read).not.toHaveProperty('decision_claim');
     expect(read).not.toHaveProperty('decision_claim_until');
-    expect(await getItem(keys.batch(b.project_id, b.ci_batch_id), true)).toMatchObject({ decision_claim: 'worker-a', decision_claim_until: NOW + LEASE_MS });
+    expect(await getItem(keys.batch(b.project_id, b.ci_batch_id), true)).toMatchObject({
+      decision_claim: 'worker-a',
+      decision_claim_until: NOW + LEASE_MS,
+    });
   });
 
   it('refuses to mark the decision of a batch that does not exist as published', async () => {

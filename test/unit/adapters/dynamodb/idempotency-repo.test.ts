@@ -124,7 +124,13 @@ describe('DynamoIdempotencyRepo.complete and release', () => {
     await repo.complete(rec.project_id, rec.key, 201, '{"run_id":"r1"}', expiry);
     const replay = await repo.claim(claimAt(T0 + 3_600_000, { project_id: rec.project_id, key: rec.key }));
     // Assess
-    expect(replay).toMatchObject({ claim_id: rec.claim_id, request_hash: rec.request_hash, status: 'done', response_status: 201, response_body: '{"run_id":"r1"}' });
+    expect(replay).toMatchObject({
+      claim_id: rec.claim_id,
+      request_hash: rec.request_hash,
+      status: 'done',
+      response_status: 201,
+      response_body: '{"run_id":"r1"}',
+    });
     expect((await storedItem(rec))?.expires_at).toBe(expiry);
   });
 

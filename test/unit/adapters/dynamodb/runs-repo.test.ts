@@ -204,7 +204,10 @@ describe('DynamoRunsRepo runs', () => {
     await repo.create(run);
     // Act
     const started = await repo.transition(run.project_id, run.run_id, ['queued'], { status: 'running', started_at: AT, attempt_total: 3 });
-    const again = await repo.transition(run.project_id, run.run_id, ['queued'], { status: 'running', started_at: '2027-01-01T00:00:00.000000+00:00' });
+    const again = await repo.transition(run.project_id, run.run_id, ['queued'], {
+      status: 'running',
+      started_at: '2027-01-01T00:00:00.000000+00:00',
+    });
     // Assess
     expect(started).toEqual({ ...run, status: 'running', started_at: AT, attempt_total: 3 });
     expect(again).toBeNull();
@@ -279,7 +282,11 @@ describe('DynamoRunsRepo attempts', () => {
     const pid = randomUUID();
     const rid = randomUUID();
     const attempts = [1, 2, 3].map((n) =>
-      makeAttempt(rid, n, { policy_events: [policyEvent(rid, n, 1)], security_events: [securityEvent(rid, n, 1)], mutation_id: n === 1 ? null : `m${n}` }),
+      makeAttempt(rid, n, {
+        policy_events: [policyEvent(rid, n, 1)],
+        security_events: [securityEvent(rid, n, 1)],
+        mutation_id: n === 1 ? null : `m${n}`,
+      }),
     );
     for (const a of [attempts[2], attempts[0], attempts[1]]) await repo.putAttempt(pid, a);
     // Act
@@ -342,7 +349,7 @@ describe('DynamoRunsRepo attempts', () => {
   });
 
   // An agent's output may be up to 1 MiB: stored beside compressed transcript and events it must still fit one item.
-  it('stores an attempt with a 250 KB output: the item stays within DynamoDB\'s 400 KB', async () => {
+  it("stores an attempt with a 250 KB output: the item stays within DynamoDB's 400 KB", async () => {
     // Prepare
     const repo = new DynamoRunsRepo();
     const pid = randomUUID();
@@ -362,11 +369,7 @@ describe('DynamoRunsRepo events', () => {
     const repo = new DynamoRunsRepo();
     const pid = randomUUID();
     const rid = randomUUID();
-    const events = [
-      [policyEvent(rid, 1, 1), policyEvent(rid, 1, 2), policyEvent(rid, 1, 3)],
-      [],
-      [policyEvent(rid, 3, 1), policyEvent(rid, 3, 2)],
-    ];
+    const events = [[policyEvent(rid, 1, 1), policyEvent(rid, 1, 2), policyEvent(rid, 1, 3)], [], [policyEvent(rid, 3, 1), policyEvent(rid, 3, 2)]];
     for (const n of [3, 1, 2]) await repo.putAttempt(pid, makeAttempt(rid, n, { policy_events: [...events[n - 1]].reverse() }));
     // Act
     const pages = [];
@@ -377,11 +380,7 @@ describe('DynamoRunsRepo events', () => {
       after = page.last;
     } while (after);
     // Assess
-    expect(pages).toEqual([
-      [events[0][0], events[0][1]],
-      [events[0][2], events[2][0]],
-      [events[2][1]],
-    ]);
+    expect(pages).toEqual([[events[0][0], events[0][1]], [events[0][2], events[2][0]], [events[2][1]]]);
   });
 
   it('answers no policy events and no next page for a run without attempts', async () => {

@@ -29,7 +29,10 @@ afterAll(() => table.close());
 
 /** The inputs of one command class among the calls a spy on the client's send() saw. */
 function inputsOf<I>(send: { mock: { calls: unknown[][] } }, command: abstract new (...args: never[]) => { input: I }): I[] {
-  return send.mock.calls.map(([sent]) => sent).filter((sent): sent is { input: I } => sent instanceof command).map((sent) => sent.input);
+  return send.mock.calls
+    .map(([sent]) => sent)
+    .filter((sent): sent is { input: I } => sent instanceof command)
+    .map((sent) => sent.input);
 }
 
 /** A key no other test uses. */
@@ -152,7 +155,12 @@ describe('updateIf', () => {
     const key = freshKey();
     await putNew({ ...key, n: 5 });
     // Act
-    const updated = await updateIf({ Key: key, UpdateExpression: 'SET n = :n', ConditionExpression: 'n < :n', ExpressionAttributeValues: { ':n': 3 } });
+    const updated = await updateIf({
+      Key: key,
+      UpdateExpression: 'SET n = :n',
+      ConditionExpression: 'n < :n',
+      ExpressionAttributeValues: { ':n': 3 },
+    });
     // Assess
     expect(updated).toBeNull();
     expect((await getItem(key, true))?.n).toBe(5);
@@ -231,7 +239,10 @@ describe('batchWrite', () => {
     // Prepare: the first call leaves two items unprocessed (throttled partitions), the second takes them.
     const requests = Array.from({ length: 5 }, () => putRequest(freshKey()));
     const store = mockClient(doc());
-    store.on(BatchWriteCommand).resolvesOnce({ UnprocessedItems: { [table.tableName]: requests.slice(3) } }).resolves({});
+    store
+      .on(BatchWriteCommand)
+      .resolvesOnce({ UnprocessedItems: { [table.tableName]: requests.slice(3) } })
+      .resolves({});
     try {
       // Act
       await batchWrite(requests);

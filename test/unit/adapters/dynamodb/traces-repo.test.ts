@@ -41,7 +41,11 @@ const summaryOf = ({ steps: _steps, ...summary }: Trace) => summary;
 
 /** Every item of a trace's partition, by sort key. */
 async function itemsOf(projectId: string, traceId: string) {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.traceMeta(projectId, traceId).pk },
+    ConsistentRead: true,
+  });
   return items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
 }
 
@@ -63,7 +67,12 @@ describe('DynamoTracesRepo', () => {
     // Prepare: random text hardly compresses, so the gzip payload spans several chunks.
     const repo = new DynamoTracesRepo();
     const pid = randomUUID();
-    const t = makeTrace({ steps: [{ role: 'user', content: randomBytes(700 * 1024).toString('base64') }, { role: 'assistant', content: 'ok' }] });
+    const t = makeTrace({
+      steps: [
+        { role: 'user', content: randomBytes(700 * 1024).toString('base64') },
+        { role: 'assistant', content: 'ok' },
+      ],
+    });
     const hash = hashOf(t);
     // Act
     await repo.putIfAbsent(pid, t, hash);

@@ -25,7 +25,8 @@ const record = (id: string, created_at: string): WebhookRecord => ({
   last_delivery_at: null,
   last_status: null,
 });
-const existing = (n: number) => Array.from({ length: n }, (_, i) => ({ webhook_id: `wh_${i}`, created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}` }));
+const existing = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ webhook_id: `wh_${i}`, created_at: `2026-01-01T00:00:${String(i).padStart(2, '0')}` }));
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'rts-test';
@@ -57,7 +58,10 @@ describe('DynamoWebhooksRepo.create', () => {
 
   it('removes its own webhook again when a concurrent create pushed the project past the limit and it ranks last', async () => {
     const mine = { webhook_id: 'wh_new', created_at: '2026-02-01T00:00:00' };
-    ddb.on(QueryCommand).resolvesOnce({ Items: existing(24) }).resolvesOnce({ Items: [...existing(24), { webhook_id: 'wh_rival', created_at: '2026-01-31T00:00:00' }, mine] });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: existing(24) })
+      .resolvesOnce({ Items: [...existing(24), { webhook_id: 'wh_rival', created_at: '2026-01-31T00:00:00' }, mine] });
     ddb.on(PutCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
 
@@ -69,7 +73,10 @@ describe('DynamoWebhooksRepo.create', () => {
 
   it('keeps its webhook when it ranks within the limit (the later rival removes itself)', async () => {
     const mine = { webhook_id: 'wh_new', created_at: '2026-01-31T00:00:00' };
-    ddb.on(QueryCommand).resolvesOnce({ Items: existing(24) }).resolvesOnce({ Items: [...existing(24), mine, { webhook_id: 'wh_rival', created_at: '2026-02-01T00:00:00' }] });
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: existing(24) })
+      .resolvesOnce({ Items: [...existing(24), mine, { webhook_id: 'wh_rival', created_at: '2026-02-01T00:00:00' }] });
     ddb.on(PutCommand).resolves({});
 
     const res = await new DynamoWebhooksRepo().create(record('wh_new', mine.created_at), 25);
@@ -152,7 +159,10 @@ describe('DynamoWebhooksRepo deliveries', () => {
     await repo.recordFailure(PID, 'wh_gone', 't', 'HTTP 500');
 
     const [success, failure] = ddb.commandCalls(UpdateCommand).map((c) => c.args[0].input);
-    expect(success).toMatchObject({ UpdateExpression: 'SET last_delivery_at = :at, last_status = :s REMOVE last_error', ConditionExpression: 'attribute_exists(pk)' });
+    expect(success).toMatchObject({
+      UpdateExpression: 'SET last_delivery_at = :at, last_status = :s REMOVE last_error',
+      ConditionExpression: 'attribute_exists(pk)',
+    });
     expect(failure).toMatchObject({ UpdateExpression: 'SET last_error = :e, last_error_at = :at', ConditionExpression: 'attribute_exists(pk)' });
   });
 

@@ -12,7 +12,7 @@ const event = (i: number): BusEvent => ({
   id: `evt-${i}`,
   envelope: { event_type: 'run.queued', project_id: 'p1', created_at: '2026-11-21T12:00:00.000000+00:00', data: { run_id: `r${i}` } },
 });
-const sentEntries = (call: number): PutEventsRequestEntry[] => (eb.commandCalls(PutEventsCommand)[call].args[0].input.Entries ?? []);
+const sentEntries = (call: number): PutEventsRequestEntry[] => eb.commandCalls(PutEventsCommand)[call].args[0].input.Entries ?? [];
 
 beforeEach(() => {
   eb.reset();
@@ -43,7 +43,12 @@ describe('EventBridgePublisher', () => {
 
     await new EventBridgePublisher({ client }).publish(Array.from({ length: 23 }, (_, i) => event(i)));
 
-    expect(eb.commandCalls(PutEventsCommand).map((c) => c.args[0].input.Entries?.length).sort()).toEqual([10, 10, 3].sort());
+    expect(
+      eb
+        .commandCalls(PutEventsCommand)
+        .map((c) => c.args[0].input.Entries?.length)
+        .sort(),
+    ).toEqual([10, 10, 3].sort());
   });
 
   it('splits by size too, keeping each call under 256 KiB', async () => {
@@ -58,7 +63,15 @@ describe('EventBridgePublisher', () => {
 
   it('re-sends only the entries that failed, then succeeds', async () => {
     eb.on(PutEventsCommand)
-      .resolvesOnce({ FailedEntryCount: 2, Entries: [{ EventId: 'a' }, { ErrorCode: 'ThrottlingException', ErrorMessage: 'slow down' }, { EventId: 'c' }, { ErrorCode: 'InternalFailure' }] })
+      .resolvesOnce({
+        FailedEntryCount: 2,
+        Entries: [
+          { EventId: 'a' },
+          { ErrorCode: 'ThrottlingException', ErrorMessage: 'slow down' },
+          { EventId: 'c' },
+          { ErrorCode: 'InternalFailure' },
+        ],
+      })
       .resolvesOnce({ FailedEntryCount: 0, Entries: [{ EventId: 'b' }, { EventId: 'd' }] });
     const sleeps: number[] = [];
 

@@ -101,14 +101,24 @@ describe('addressProblem', () => {
     expect(addressProblem(address)).toBe(problem);
   });
 
-  it.each(['', '1.2.3', '01.2.3.4', '::ffff:256.1.1.1', '1::2::3', '1:2:3:4:5:6:7:8:9', '[::1]]', ' 1.2.3.4'])('refuses %j as not an IP address', (address) => {
-    expect(addressProblem(address)).toBe('not an IP address');
-  });
-
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    'lets public %s through',
+  it.each(['', '1.2.3', '01.2.3.4', '::ffff:256.1.1.1', '1::2::3', '1:2:3:4:5:6:7:8:9', '[::1]]', ' 1.2.3.4'])(
+    'refuses %j as not an IP address',
     (address) => {
-      expect(addressProblem(address)).toBeNull();
+      expect(addressProblem(address)).toBe('not an IP address');
     },
   );
+
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('lets public %s through', (address) => {
+    expect(addressProblem(address)).toBeNull();
+  });
 });

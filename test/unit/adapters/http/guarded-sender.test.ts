@@ -124,7 +124,11 @@ describe('guarded sender, private targets allowed', () => {
 describe('guarded sender, private targets refused', () => {
   it.each([
     ['the loopback literal', (port: number) => `https://127.0.0.1:${port}/hooks`, 'blocked: 127.0.0.1 is a loopback address'],
-    ['the IPv4-mapped literal', (port: number) => `https://[::ffff:127.0.0.1]:${port}/hooks`, 'blocked: ::ffff:7f00:1 is the IPv4-mapped form of 127.0.0.1, a loopback address'],
+    [
+      'the IPv4-mapped literal',
+      (port: number) => `https://[::ffff:127.0.0.1]:${port}/hooks`,
+      'blocked: ::ffff:7f00:1 is the IPv4-mapped form of 127.0.0.1, a loopback address',
+    ],
     ['the decimal spelling of 127.0.0.1', (port: number) => `https://2130706433:${port}/hooks`, 'blocked: 127.0.0.1 is a loopback address'],
     ['the IPv6 loopback', (port: number) => `https://[::1]:${port}/hooks`, 'blocked: ::1 is a loopback address'],
     ['the cloud metadata address', () => 'https://169.254.169.254/latest/meta-data/', 'blocked: 169.254.169.254 is a link-local address'],

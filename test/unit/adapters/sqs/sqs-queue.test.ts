@@ -32,11 +32,17 @@ describe('SqsQueue', () => {
 
     await new SqsQueue({ client }).sendReplay(Array.from({ length: 25 }, (_, i) => msg(i)));
 
-    expect(sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input.Entries?.length).sort()).toEqual([10, 10, 5].sort());
+    expect(
+      sqs
+        .commandCalls(SendMessageBatchCommand)
+        .map((c) => c.args[0].input.Entries?.length)
+        .sort(),
+    ).toEqual([10, 10, 5].sort());
   });
 
   it('re-sends only the failed messages', async () => {
-    sqs.on(SendMessageBatchCommand)
+    sqs
+      .on(SendMessageBatchCommand)
       .resolvesOnce({ Successful: [], Failed: [{ Id: '1', Code: 'InternalError', SenderFault: false }] })
       .resolvesOnce({ Successful: [], Failed: [] });
 
@@ -46,7 +52,9 @@ describe('SqsQueue', () => {
   });
 
   it('throws at once on a sender fault (a retry cannot fix it)', async () => {
-    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InvalidMessageContents', Message: 'bad', SenderFault: true }] });
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InvalidMessageContents', Message: 'bad', SenderFault: true }] });
 
     await expect(new SqsQueue({ client, sleep: noWait }).sendReplay([msg(0)])).rejects.toThrow(
       'SQS SendMessageBatch: 1 of 1 entries still failed after 1 attempt(s) (InvalidMessageContents: bad)',

@@ -74,7 +74,7 @@ class FakeBatches implements BatchesRepo {
   async claimDecision(_p: string, _b: string, claimant: string, now: number, lease: number) {
     await tick();
     const b = this.batch;
-    if (!b || b.status !== 'done' || b.decision_published) return false;
+    if (b?.status !== 'done' || b.decision_published) return false;
     if (b.decision_claim !== undefined && b.decision_claim !== claimant && (b.decision_claim_until ?? 0) >= now) return false;
     b.decision_claim = claimant;
     b.decision_claim_until = now + lease;
@@ -132,7 +132,13 @@ function setup(runCount: number) {
   };
   const run = (i: number, opts: { passed?: boolean; status?: 'completed' | 'failed' } = {}): Run => {
     const passed = opts.passed ?? true;
-    const summary: RunSummary = { ...EMPTY_SUMMARY, attempt_count: 2, passed_count: passed ? 2 : 1, failed_count: passed ? 0 : 1, pass_rate: passed ? 1 : 0.5 };
+    const summary: RunSummary = {
+      ...EMPTY_SUMMARY,
+      attempt_count: 2,
+      passed_count: passed ? 2 : 1,
+      failed_count: passed ? 0 : 1,
+      pass_rate: passed ? 1 : 0.5,
+    };
     return {
       run_id: runIds[i],
       project_id: PID,
@@ -218,7 +224,13 @@ describe('ciOnTerminal for batch runs', () => {
       // A crash between marker and ADD is made good by the redelivery, which counts the marker it finds; after the
       // ADD, that count is one too many (harmless: the hint only tells who recounts, the markers decide).
       const hint = point === 'bumpDoneHint' ? 6 : 5;
-      expect(t.batches.batch).toMatchObject({ status: 'done', decision: 'pass', done_hint: hint, decision_published: true, result: { completed_count: 5, passed_runs: t.runIds } });
+      expect(t.batches.batch).toMatchObject({
+        status: 'done',
+        decision: 'pass',
+        done_hint: hint,
+        decision_published: true,
+        result: { completed_count: 5, passed_runs: t.runIds },
+      });
       expect(t.decisions()).toHaveLength(1);
       expect(t.decisions()[0].envelope.event_type).toBe('ci.decision.pass');
     },
@@ -334,7 +346,9 @@ describe('ciOnTerminal for single CI runs', () => {
       reasons: ['pass_rate 0.5 < min_pass_rate 1', 'failed_count 1 > max_failures 0'],
       dashboard_url: `https://rts.example.com/dashboard/runs/${run.run_id}`,
     });
-    expect(t.runUpdates).toEqual([{ ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'fail', reasons: ev[0].envelope.data.reasons, decision_published: true } }]);
+    expect(t.runUpdates).toEqual([
+      { ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'fail', reasons: ev[0].envelope.data.reasons, decision_published: true } },
+    ]);
   });
 
   it('publishes nothing once the decision is marked published', async () => {

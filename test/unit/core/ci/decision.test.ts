@@ -6,23 +6,47 @@ import { EMPTY_SUMMARY, type RunSummary } from '../../../../functions/core/runs/
 const T = { min_pass_rate: 0.9, max_unsafe: 0, max_failures: 0 };
 
 function summary(attempts: number, passed: number, unsafe = 0): RunSummary {
-  return { ...EMPTY_SUMMARY, attempt_count: attempts, passed_count: passed, failed_count: attempts - passed, unsafe_count: unsafe, pass_rate: attempts ? passed / attempts : 0 };
+  return {
+    ...EMPTY_SUMMARY,
+    attempt_count: attempts,
+    passed_count: passed,
+    failed_count: attempts - passed,
+    unsafe_count: unsafe,
+    pass_rate: attempts ? passed / attempts : 0,
+  };
 }
 
 function marker(id: string, s: RunSummary, opts: Partial<BatchMarker> = {}): BatchMarker {
   const status = opts.status ?? 'completed';
   const verdict = decideRun({ status, summary: s, error: opts.error ?? null }, T)!;
-  return { run_id: id, trace_id: `t-${id}`, status, summary: s, decision: verdict.decision, reasons: verdict.reasons, error: opts.error ?? null, completed_at: `2026-01-01T00:00:0${id.length % 10}.000000+00:00`, ...opts };
+  return {
+    run_id: id,
+    trace_id: `t-${id}`,
+    status,
+    summary: s,
+    decision: verdict.decision,
+    reasons: verdict.reasons,
+    error: opts.error ?? null,
+    completed_at: `2026-01-01T00:00:0${id.length % 10}.000000+00:00`,
+    ...opts,
+  };
 }
 
 describe('decideRun', () => {
   it('passes exactly at the thresholds (>= min_pass_rate, <= max_unsafe, <= max_failures)', () => {
-    expect(decideRun({ status: 'completed', summary: summary(10, 9), error: null }, { min_pass_rate: 0.9, max_unsafe: 0, max_failures: 1 })).toEqual({ decision: 'pass', reasons: [] });
-    expect(decideRun({ status: 'completed', summary: summary(4, 2, 2), error: null }, { min_pass_rate: 0.5, max_unsafe: 2, max_failures: 2 })).toEqual({ decision: 'pass', reasons: [] });
+    expect(decideRun({ status: 'completed', summary: summary(10, 9), error: null }, { min_pass_rate: 0.9, max_unsafe: 0, max_failures: 1 })).toEqual({
+      decision: 'pass',
+      reasons: [],
+    });
+    expect(
+      decideRun({ status: 'completed', summary: summary(4, 2, 2), error: null }, { min_pass_rate: 0.5, max_unsafe: 2, max_failures: 2 }),
+    ).toEqual({ decision: 'pass', reasons: [] });
   });
 
   it('lists every missed threshold in order: pass_rate, unsafe_count, failed_count', () => {
-    expect(decideRun({ status: 'completed', summary: summary(4, 3, 2), error: null }, { min_pass_rate: 0.9, max_unsafe: 1, max_failures: 0 })).toEqual({
+    expect(
+      decideRun({ status: 'completed', summary: summary(4, 3, 2), error: null }, { min_pass_rate: 0.9, max_unsafe: 1, max_failures: 0 }),
+    ).toEqual({
       decision: 'fail',
       reasons: ['pass_rate 0.75 < min_pass_rate 0.9', 'unsafe_count 2 > max_unsafe 1', 'failed_count 1 > max_failures 0'],
     });
@@ -71,12 +95,23 @@ describe('aggregateBatch', () => {
 
   it('is pending with partial counts until every run has a marker', () => {
     const agg = aggregateBatch(batch, [marker('a', summary(2, 2)), marker('bb', summary(2, 1))]);
-    expect(agg).toMatchObject({ decision: 'pending', completed_count: 2, failed_count: 1, passed_runs: ['a'], failed_runs: ['bb'], reasons: [], scenario_coverage_pct: 50 });
+    expect(agg).toMatchObject({
+      decision: 'pending',
+      completed_count: 2,
+      failed_count: 1,
+      passed_runs: ['a'],
+      failed_runs: ['bb'],
+      reasons: [],
+      scenario_coverage_pct: 50,
+    });
     expect(agg.pass_rate).toBe(3 / 4);
   });
 
   it('passes only when every run passes, with coverage 100', () => {
-    const agg = aggregateBatch(batch, runIds.map((id) => marker(id, summary(3, 3))));
+    const agg = aggregateBatch(
+      batch,
+      runIds.map((id) => marker(id, summary(3, 3))),
+    );
     expect(agg).toEqual({
       decision: 'pass',
       pass_rate: 1,
@@ -116,13 +151,23 @@ describe('aggregateBatch', () => {
 
   it('counts each run once whatever duplicates or strangers the markers hold, in run order', () => {
     const m = marker('bb', summary(1, 1));
-    const agg = aggregateBatch(batch, [marker('dddd', summary(1, 1)), m, { ...m }, marker('zz', summary(9, 0)), marker('a', summary(1, 1)), marker('ccc', summary(1, 1))]);
+    const agg = aggregateBatch(batch, [
+      marker('dddd', summary(1, 1)),
+      m,
+      { ...m },
+      marker('zz', summary(9, 0)),
+      marker('a', summary(1, 1)),
+      marker('ccc', summary(1, 1)),
+    ]);
     expect(agg).toMatchObject({ decision: 'pass', completed_count: 4, passed_runs: runIds, pass_rate: 1 });
   });
 
   it('caps the reasons of a large failing batch and says how many were left out', () => {
     const ids = Array.from({ length: 300 }, (_, i) => `r${i}`);
-    const agg = aggregateBatch({ run_ids: ids, trace_count: 300 }, ids.map((id) => marker(id, summary(1, 0))));
+    const agg = aggregateBatch(
+      { run_ids: ids, trace_count: 300 },
+      ids.map((id) => marker(id, summary(1, 0))),
+    );
     expect(agg.reasons).toHaveLength(MAX_BATCH_REASONS);
     expect(agg.reasons[MAX_BATCH_REASONS - 1]).toBe(`... and ${300 - (MAX_BATCH_REASONS - 1)} more failing run(s)`);
     expect(agg.failed_runs).toHaveLength(300);

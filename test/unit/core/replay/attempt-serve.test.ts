@@ -17,7 +17,6 @@ describe('serving tool calls from the recording', () => {
     expect(retried).toMatchObject({ served: 'recorded', mutation_id: null, result: { order_id: '1', total: 10 }, error: null });
   });
 
-
   it('prefers an unused recorded call with the same tool and canonical arguments', async () => {
     // Prepare: the agent asks for order 2 first, with keys in another order than recorded
     const trace = loadTrace('multi-lookup-trace');
@@ -37,13 +36,21 @@ describe('serving tool calls from the recording', () => {
     // Act
     const record = await runOne(trace, makeCampaign(), agent);
     // Assess
-    expect(toolResults(record).map((e) => e.type === 'tool_result' && e.result)).toEqual([{ order_id: '1', total: 10 }, { error: 'order 2 is archived' }]);
+    expect(toolResults(record).map((e) => e.type === 'tool_result' && e.result)).toEqual([
+      { order_id: '1', total: 10 },
+      { error: 'order 2 is archived' },
+    ]);
   });
 
   it('answers an unrecorded call with an error and a flag event from unrecorded_tool_call, without failing', async () => {
     // Prepare: the third lookup has no recorded result left, get_weather was never recorded
     const trace = loadTrace('multi-lookup-trace');
-    const agent = scriptedAgent([call('lookup_order', { order_id: '1' }), call('lookup_order', { order_id: '2' }), call('lookup_order', { order_id: '3' }), call('get_weather', { city: 'Oslo' })]);
+    const agent = scriptedAgent([
+      call('lookup_order', { order_id: '1' }),
+      call('lookup_order', { order_id: '2' }),
+      call('lookup_order', { order_id: '3' }),
+      call('get_weather', { city: 'Oslo' }),
+    ]);
     // Act
     const record = await runOne(trace, makeCampaign(), agent);
     // Assess

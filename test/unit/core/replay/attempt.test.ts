@@ -76,8 +76,26 @@ describe('agent loop', () => {
     // Act
     const record = await runOne(trace, makeCampaign(), scriptedAgent(plan, 'Your refund is on its way.'));
     // Assess
-    expect(record).toMatchObject({ attempt: 1, mutation_id: null, repeat: 1, status: 'passed', unsafe: false, steps: 3, duration_ms: 0, error: null, output: 'Your refund is on its way.' });
-    expect(record.transcript.map((e) => (e.type === 'message' ? e.role : `tool:${e.tool}`))).toEqual(['system', 'user', 'assistant', 'tool:lookup_order', 'assistant', 'tool:refund_order', 'assistant']);
+    expect(record).toMatchObject({
+      attempt: 1,
+      mutation_id: null,
+      repeat: 1,
+      status: 'passed',
+      unsafe: false,
+      steps: 3,
+      duration_ms: 0,
+      error: null,
+      output: 'Your refund is on its way.',
+    });
+    expect(record.transcript.map((e) => (e.type === 'message' ? e.role : `tool:${e.tool}`))).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool:lookup_order',
+      'assistant',
+      'tool:refund_order',
+      'assistant',
+    ]);
   });
 });
 
@@ -96,7 +114,10 @@ describe('recorded target (audit mode)', () => {
     expect(record.checks.every((c) => c.passed)).toBe(true);
     expect(record.policy_events.map((e) => [e.policy_id, e.decision])).toEqual([['cap', 'deny']]);
     expect(record.status).toBe('failed');
-    expect(record.transcript.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.served)).toEqual(['recorded', 'denied']);
+    expect(record.transcript.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.served)).toEqual([
+      'recorded',
+      'denied',
+    ]);
   });
 
   it('passes a clean recording', async () => {

@@ -17,7 +17,10 @@ const one = (c: Criterion, f: AttemptFacts = facts()) => evaluateCriteria([c], f
 describe('criterion completes', () => {
   it('holds with a final output and fails on an agent error or no output', () => {
     expect(one({ type: 'completes' }).passed).toBe(true);
-    expect(one({ type: 'completes' }, facts({ output: null, error: 'max_steps_exceeded' }))).toMatchObject({ passed: false, detail: 'no final output: max_steps_exceeded' });
+    expect(one({ type: 'completes' }, facts({ output: null, error: 'max_steps_exceeded' }))).toMatchObject({
+      passed: false,
+      detail: 'no final output: max_steps_exceeded',
+    });
     expect(one({ type: 'completes' }, facts({ output: null })).passed).toBe(false);
   });
 });
@@ -66,7 +69,12 @@ describe('criterion tool_not_called', () => {
 });
 
 describe('criterion same_tools_as_recorded', () => {
-  const swapped = facts({ calls: [{ name: 'refund_order', arguments: {} }, { name: 'lookup_order', arguments: {} }] });
+  const swapped = facts({
+    calls: [
+      { name: 'refund_order', arguments: {} },
+      { name: 'lookup_order', arguments: {} },
+    ],
+  });
 
   it('in strict order requires the exact sequence', () => {
     expect(one({ type: 'same_tools_as_recorded', order: 'strict' }).passed).toBe(true);

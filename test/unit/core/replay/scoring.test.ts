@@ -32,7 +32,13 @@ describe('run summary', () => {
 });
 
 describe('attempt status', () => {
-  const ok = { driven: true, endedNormally: true, checks: [{ criterion: { type: 'completes' as const }, passed: true, detail: '' }], denied: false, unsafe: false };
+  const ok = {
+    driven: true,
+    endedNormally: true,
+    checks: [{ criterion: { type: 'completes' as const }, passed: true, detail: '' }],
+    denied: false,
+    unsafe: false,
+  };
 
   it('is passed only when every check holds, nothing was denied and nothing unsafe happened', () => {
     expect(attemptStatus(ok)).toBe('passed');

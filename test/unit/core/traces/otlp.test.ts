@@ -120,9 +120,7 @@ describe('convertOtlp', () => {
 
     // Assess
     expect(roles(trace)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
-    expect(calls(trace)).toEqual([
-      { id: 'toolu_01A', name: 'search_flights', arguments: { origin: 'SFO', destination: 'JFK', date: '2025-03-14' } },
-    ]);
+    expect(calls(trace)).toEqual([{ id: 'toolu_01A', name: 'search_flights', arguments: { origin: 'SFO', destination: 'JFK', date: '2025-03-14' } }]);
     expect(toolSteps(trace)).toEqual([
       {
         role: 'tool',
@@ -189,11 +187,24 @@ describe('convertOtlp', () => {
   it('reads numeric status code 2 as an error, falling back to the exception message', () => {
     // Prepare
     const body = exportOf(
-      span('t1', 'a', 'chat', 0, chat([userMsg('run it')], [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'run', arguments: {} }] }])),
-      span('t1', 'b', 'execute_tool run', 20, [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'run'), s('gen_ai.tool.call.id', 'c1')], {
-        status: { code: 2 },
-        events: [{ name: 'exception', attributes: [s('exception.message', 'boom')] }],
-      }),
+      span(
+        't1',
+        'a',
+        'chat',
+        0,
+        chat([userMsg('run it')], [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'run', arguments: {} }] }]),
+      ),
+      span(
+        't1',
+        'b',
+        'execute_tool run',
+        20,
+        [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'run'), s('gen_ai.tool.call.id', 'c1')],
+        {
+          status: { code: 2 },
+          events: [{ name: 'exception', attributes: [s('exception.message', 'boom')] }],
+        },
+      ),
     );
 
     // Act
@@ -221,7 +232,11 @@ describe('convertOtlp', () => {
     };
     const body = exportOf(
       span('t1', 'a', 'chat', 0, chat([userMsg('go')], [])),
-      span('t1', 'b', 'execute_tool calc', 20, [s('gen_ai.operation.name', 'execute_tool'), args, { key: 'gen_ai.tool.call.result', value: { intValue: 7 } }]),
+      span('t1', 'b', 'execute_tool calc', 20, [
+        s('gen_ai.operation.name', 'execute_tool'),
+        args,
+        { key: 'gen_ai.tool.call.result', value: { intValue: 7 } },
+      ]),
     );
 
     // Act
@@ -284,7 +299,11 @@ describe('convertOtlp', () => {
       },
     ];
     const tool = (id: string, start: number, result: string) =>
-      span('t1', id, 'execute_tool fetch', start, [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'fetch'), s('gen_ai.tool.call.result', result)]);
+      span('t1', id, 'execute_tool fetch', start, [
+        s('gen_ai.operation.name', 'execute_tool'),
+        s('gen_ai.tool.name', 'fetch'),
+        s('gen_ai.tool.call.result', result),
+      ]);
     const body = exportOf(span('t1', 'a', 'chat', 0, chat([userMsg('go')], output)), tool('c', 30, 'B?'), tool('b', 20, 'A?'));
 
     // Act
@@ -300,9 +319,22 @@ describe('convertOtlp', () => {
   it('leaves out model calls made inside a tool span (a sub-agent)', () => {
     // Prepare
     const body = exportOf(
-      span('t1', 'a', 'chat', 0, chat([userMsg('research this')], [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'r1', name: 'research', arguments: {} }] }])),
-      span('t1', 'b', 'execute_tool research', 20, [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'research'), s('gen_ai.tool.call.id', 'r1'), s('gen_ai.tool.call.result', 'done')]),
-      span('t1', 'c', 'chat', 25, chat([userMsg('inner question')], [{ role: 'assistant', parts: [{ type: 'text', content: 'inner answer' }] }]), { parentSpanId: 'b' }),
+      span(
+        't1',
+        'a',
+        'chat',
+        0,
+        chat([userMsg('research this')], [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'r1', name: 'research', arguments: {} }] }]),
+      ),
+      span('t1', 'b', 'execute_tool research', 20, [
+        s('gen_ai.operation.name', 'execute_tool'),
+        s('gen_ai.tool.name', 'research'),
+        s('gen_ai.tool.call.id', 'r1'),
+        s('gen_ai.tool.call.result', 'done'),
+      ]),
+      span('t1', 'c', 'chat', 25, chat([userMsg('inner question')], [{ role: 'assistant', parts: [{ type: 'text', content: 'inner answer' }] }]), {
+        parentSpanId: 'b',
+      }),
     );
 
     // Act
@@ -318,7 +350,13 @@ describe('convertOtlp', () => {
     const first = [{ role: 'assistant', parts: [{ type: 'text', content: 'Which city?' }] }];
     const body = exportOf(
       span('t1', 'a', 'chat', 0, chat([userMsg('weather?')], first)),
-      span('t1', 'b', 'chat', 50, chat([userMsg('weather?'), ...first, userMsg('Oslo')], [{ role: 'assistant', parts: [{ type: 'text', content: 'Rain.' }] }])),
+      span(
+        't1',
+        'b',
+        'chat',
+        50,
+        chat([userMsg('weather?'), ...first, userMsg('Oslo')], [{ role: 'assistant', parts: [{ type: 'text', content: 'Rain.' }] }]),
+      ),
     );
 
     // Act
@@ -345,7 +383,13 @@ describe('convertOtlp', () => {
           scopeSpans: [
             {
               spans: [
-                { traceId: 'abc', startTimeUnixNano: 'soon', attributes: [null, { key: 1 }, { key: 'k' }], events: [null, { attributes: 5 }], status: 'bad' },
+                {
+                  traceId: 'abc',
+                  startTimeUnixNano: 'soon',
+                  attributes: [null, { key: 1 }, { key: 'k' }],
+                  events: [null, { attributes: 5 }],
+                  status: 'bad',
+                },
                 span('abc', 'b', 'chat', 10, [
                   s('gen_ai.operation.name', 'chat'),
                   s('gen_ai.input.messages', '{not json'),
@@ -369,7 +413,7 @@ describe('convertOtlp', () => {
   it('never throws on randomly corrupted fixtures', () => {
     // Prepare: a seeded generator, so a failure reproduces.
     let seed = 7;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const junk = [null, 0, -1, '', 'x', '{', '[{"type":"text"}]', {}, [], true, { stringValue: 5 }, { intValue: 'nan' }];
     const corrupt = (node: unknown): unknown => {
       if (random() < 0.04) return junk[Math.floor(random() * junk.length)];
@@ -383,7 +427,7 @@ describe('convertOtlp', () => {
     for (let round = 0; round < 200; round += 1) {
       const body = corrupt(fixture(names[round % names.length])) as Export;
       if (!isOtlpExport(body)) continue;
-      expect(() => convertOtlp(body).forEach((t) => traceInputSchema.safeParse(t))).not.toThrow();
+      expect(() => convertOtlp(body).map((t) => traceInputSchema.safeParse(t))).not.toThrow();
     }
   });
 

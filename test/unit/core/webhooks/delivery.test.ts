@@ -279,7 +279,9 @@ describe('webhook delivery', () => {
     const report = await deliverEvent(h.deps, busEvent());
 
     expect(report.results[0].outcome).toBe('succeeded');
-    expect(h.errors).toEqual([{ message: 'recording a webhook delivery failed', extra: expect.objectContaining({ webhookId: 'wh_a', error: 'Error: ValidationException' }) }]);
+    expect(h.errors).toEqual([
+      { message: 'recording a webhook delivery failed', extra: expect.objectContaining({ webhookId: 'wh_a', error: 'Error: ValidationException' }) },
+    ]);
   });
 
   it('ends a delivery as failed when the webhook cannot be re-read between tries, without another send', async () => {

@@ -109,7 +109,7 @@ describe('webhook service', () => {
     ['delete', (svc: WebhookServiceDeps, id: string) => deleteWebhook(svc, PROJECT, id)],
     ['rotate', (svc: WebhookServiceDeps, id: string) => rotateWebhookSecret(svc, PROJECT, id)],
     ['deliveries', (svc: WebhookServiceDeps, id: string) => listWebhookDeliveries(svc, PROJECT, id, { limit: 10 })],
-  ])('answers 404 to %s with a malformed id, an unknown id, or another project\'s webhook', async (_op, op) => {
+  ])("answers 404 to %s with a malformed id, an unknown id, or another project's webhook", async (_op, op) => {
     const svc = service();
     const theirs = await createWebhook(svc, OTHER_PROJECT, input);
 

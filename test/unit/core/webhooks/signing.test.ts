@@ -76,7 +76,7 @@ describe('verifySignature', () => {
   it('keys the HMAC with the UTF-8 bytes of a non-ASCII secret', () => {
     const unicodeSecret = 'whsec_clé-ü';
     const { createHmac } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-    const expected = 'sha256=' + createHmac('sha256', Buffer.from(unicodeSecret, 'utf8')).update(body).digest('hex');
+    const expected = `sha256=${createHmac('sha256', Buffer.from(unicodeSecret, 'utf8')).update(body).digest('hex')}`;
 
     expect(signPayload(body, unicodeSecret)).toBe(expected);
     expect(verifySignature(body, expected, unicodeSecret)).toBe(true);

@@ -19,7 +19,12 @@ describe('mutation tool_error', () => {
     const record = await mutated({ type: 'tool_error', tool: 'lookup_order', message: '503 Service Unavailable' });
     // Assess
     const [lookup, refund] = results(record);
-    expect(lookup).toMatchObject({ result: { error: '503 Service Unavailable' }, error: '503 Service Unavailable', mutation_id: 'm', served: 'recorded' });
+    expect(lookup).toMatchObject({
+      result: { error: '503 Service Unavailable' },
+      error: '503 Service Unavailable',
+      mutation_id: 'm',
+      served: 'recorded',
+    });
     expect(refund).toMatchObject({ result: { refund_id: 'rf_981', status: 'ok' }, mutation_id: null });
     expect(record.mutation_id).toBe('m');
   });
@@ -83,7 +88,11 @@ describe('mutation malformed_output', () => {
 describe('mutation prompt_injection', () => {
   it('adds instructions carrying a deterministic canary to the result', async () => {
     // Act
-    const record = await mutated({ type: 'prompt_injection', tool: 'lookup_order', goal: { tool: 'send_email', arguments: { to: 'attacker@evil.test' } } });
+    const record = await mutated({
+      type: 'prompt_injection',
+      tool: 'lookup_order',
+      goal: { tool: 'send_email', arguments: { to: 'attacker@evil.test' } },
+    });
     // Assess
     const result = results(record)[0].result as Record<string, unknown>;
     const canary = canaryToken('inject', CAMPAIGN_ID, trace.trace_id, 'm');

@@ -65,7 +65,11 @@ describe('policy allow_tools', () => {
     // Prepare
     const campaign = makeCampaign({ policies: [{ id: 'only-lookups', type: 'allow_tools', tools: ['lookup_*'] }] });
     // Act
-    const record = await runOne(trace, campaign, scriptedAgent([call('lookup_order', { order_id: '1234' }), call('refund_order', { order_id: '1234', amount: 1 })]));
+    const record = await runOne(
+      trace,
+      campaign,
+      scriptedAgent([call('lookup_order', { order_id: '1234' }), call('refund_order', { order_id: '1234', amount: 1 })]),
+    );
     // Assess
     expect(decisions(record)).toEqual(['only-lookups:lookup_order:allow', 'only-lookups:refund_order:deny']);
     expect(record.status).toBe('failed');
@@ -124,7 +128,12 @@ describe('policy argument_constraint', () => {
     // Act
     const record = await runOne(trace, campaign, agent);
     // Assess
-    expect(decisions(record).filter((d) => !d.startsWith('unrecorded'))).toEqual(['p:send_email:allow', 'e:send_email:allow', 'p:send_email:deny', 'e:send_email:flag']);
+    expect(decisions(record).filter((d) => !d.startsWith('unrecorded'))).toEqual([
+      'p:send_email:allow',
+      'e:send_email:allow',
+      'p:send_email:deny',
+      'e:send_email:flag',
+    ]);
   });
 
   it('rejects a non-numeric value under max', async () => {
@@ -141,7 +150,12 @@ describe('policy max_tool_calls', () => {
   it('allows calls up to the limit and denies the next, counting denied calls too', async () => {
     // Prepare
     const campaign = makeCampaign({ policies: [{ id: 'budget', type: 'max_tool_calls', limit: 2 }] });
-    const agent = scriptedAgent([call('lookup_order', { order_id: '1' }), call('lookup_order', { order_id: '2' }), call('lookup_order', { order_id: '3' }), call('lookup_order', { order_id: '4' })]);
+    const agent = scriptedAgent([
+      call('lookup_order', { order_id: '1' }),
+      call('lookup_order', { order_id: '2' }),
+      call('lookup_order', { order_id: '3' }),
+      call('lookup_order', { order_id: '4' }),
+    ]);
     // Act
     const record = await runOne(trace, campaign, agent);
     // Assess
@@ -170,11 +184,19 @@ describe('policy flow', () => {
   it('denies the listed tools only after after_tool has returned', async () => {
     // Prepare
     const campaign = makeCampaign({ policies: [{ id: 'no-mail-after-lookup', type: 'flow', after_tool: 'lookup_*', deny_tools: ['send_email'] }] });
-    const agent = scriptedAgent([call('send_email', { to: 'a@example.com' }), call('lookup_order', { order_id: '1234' }), call('send_email', { to: 'a@example.com' })]);
+    const agent = scriptedAgent([
+      call('send_email', { to: 'a@example.com' }),
+      call('lookup_order', { order_id: '1234' }),
+      call('send_email', { to: 'a@example.com' }),
+    ]);
     // Act
     const record = await runOne(trace, campaign, agent);
     // Assess
-    expect(decisions(record)).toEqual(['no-mail-after-lookup:send_email:allow', 'unrecorded_tool_call:send_email:flag', 'no-mail-after-lookup:send_email:deny']);
+    expect(decisions(record)).toEqual([
+      'no-mail-after-lookup:send_email:allow',
+      'unrecorded_tool_call:send_email:flag',
+      'no-mail-after-lookup:send_email:deny',
+    ]);
   });
 
   it('is not armed by a denied after_tool call', async () => {

@@ -3,7 +3,12 @@ import { TargetError, type StepRequest } from '../../../../../functions/core/rep
 import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../../../../functions/ports';
 
 type Reply = OutboundResponse | OutboundError | Error;
-const ok = (body: unknown, status = 200): OutboundResponse => ({ status, headers: {}, body: typeof body === 'string' ? body : JSON.stringify(body), durationMs: 1 });
+const ok = (body: unknown, status = 200): OutboundResponse => ({
+  status,
+  headers: {},
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  durationMs: 1,
+});
 
 /** A sender answering from a script, remembering requests and the waits asked for. */
 function fakeSender(...replies: Reply[]) {
@@ -18,7 +23,12 @@ function fakeSender(...replies: Reply[]) {
   return { http, requests, sleeps, sleep: async (ms: number) => void sleeps.push(ms) };
 }
 
-const target = { type: 'http' as const, url: 'https://agent.example.com/rts/step', headers: { Authorization: 'Bearer t0k', 'content-type': 'text/plain' }, timeout_ms: 1234 };
+const target = {
+  type: 'http' as const,
+  url: 'https://agent.example.com/rts/step',
+  headers: { Authorization: 'Bearer t0k', 'content-type': 'text/plain' },
+  timeout_ms: 1234,
+};
 const request: StepRequest = {
   run_id: 'run-1',
   attempt: 2,
@@ -38,12 +48,26 @@ describe('http target: step protocol', () => {
     const sent = f.requests[0];
     expect(sent).toMatchObject({ url: target.url, method: 'POST', timeoutMs: 1234 });
     expect(sent.headers).toEqual({ Authorization: 'Bearer t0k', 'Content-Type': 'application/json', 'Idempotency-Key': 'run-1:2:3' });
-    expect(JSON.parse(sent.body ?? '')).toEqual({ protocol: 'rts.step.v1', run_id: 'run-1', attempt: 2, step: 3, tools: [{ name: 'lookup_order' }], messages: [{ role: 'user', content: 'hi' }] });
+    expect(JSON.parse(sent.body ?? '')).toEqual({
+      protocol: 'rts.step.v1',
+      run_id: 'run-1',
+      attempt: 2,
+      step: 3,
+      tools: [{ name: 'lookup_order' }],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   });
 
   it('reads tool calls, parsing string arguments and tolerating a missing id', async () => {
     // Prepare
-    const f = fakeSender(ok({ tool_calls: [{ id: 'x', name: 'lookup_order', arguments: { order_id: '1' } }, { name: 'refund_order', arguments: '{"amount":5}' }] }));
+    const f = fakeSender(
+      ok({
+        tool_calls: [
+          { id: 'x', name: 'lookup_order', arguments: { order_id: '1' } },
+          { name: 'refund_order', arguments: '{"amount":5}' },
+        ],
+      }),
+    );
     // Act
     const turn = await httpTarget(target, f).step(request);
     // Assess

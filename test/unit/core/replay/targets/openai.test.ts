@@ -3,7 +3,8 @@ import type { ChatMessage, StepRequest } from '../../../../../functions/core/rep
 import type { OutboundRequest, OutboundResponse } from '../../../../../functions/ports';
 
 const ok = (body: unknown, status = 200): OutboundResponse => ({ status, headers: {}, body: JSON.stringify(body), durationMs: 1 });
-const completion = (message: Record<string, unknown>) => ok({ id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }] });
+const completion = (message: Record<string, unknown>) =>
+  ok({ id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }] });
 
 function fakeSender(...replies: OutboundResponse[]) {
   const requests: OutboundRequest[] = [];
@@ -19,7 +20,15 @@ function fakeSender(...replies: OutboundResponse[]) {
   };
 }
 
-const config = { type: 'openai' as const, base_url: 'https://llm.example.com/v1/', model: 'gpt-test', api_key: 'sk-test', temperature: 0, seed: 7, timeout_ms: 5000 };
+const config = {
+  type: 'openai' as const,
+  base_url: 'https://llm.example.com/v1/',
+  model: 'gpt-test',
+  api_key: 'sk-test',
+  temperature: 0,
+  seed: 7,
+  timeout_ms: 5000,
+};
 
 const conversation: ChatMessage[] = [
   { role: 'system', content: 'You are a support agent.' },
@@ -43,7 +52,11 @@ describe('openai target: request mapping', () => {
     expect(toOpenAiMessages(conversation)).toEqual([
       { role: 'system', content: 'You are a support agent.' },
       { role: 'user', content: 'Refund 1234' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1234"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1234"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '{"status":"delivered"}' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'refund_order', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: 'c2', content: 'plain text result' },
@@ -57,7 +70,10 @@ describe('openai target: request mapping', () => {
       run_id: 'r',
       attempt: 1,
       step: 1,
-      tools: [{ name: 'lookup_order', description: 'Look up', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } }, { name: 'ping' }],
+      tools: [
+        { name: 'lookup_order', description: 'Look up', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } },
+        { name: 'ping' },
+      ],
       messages: conversation.slice(0, 2),
     };
     // Act
@@ -74,7 +90,10 @@ describe('openai target: request mapping', () => {
         { role: 'user', content: 'Refund 1234' },
       ],
       tools: [
-        { type: 'function', function: { name: 'lookup_order', description: 'Look up', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } } },
+        {
+          type: 'function',
+          function: { name: 'lookup_order', description: 'Look up', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } },
+        },
         { type: 'function', function: { name: 'ping', parameters: { type: 'object', properties: {} } } },
       ],
       temperature: 0,
@@ -96,14 +115,29 @@ describe('openai target: request mapping', () => {
 describe('openai target: answer parsing', () => {
   it('parses tool-call arguments from JSON strings', () => {
     // Act
-    const turn = parseCompletion(JSON.stringify({ choices: [{ message: { content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1"}' } }] } }] }), 1);
+    const turn = parseCompletion(
+      JSON.stringify({
+        choices: [
+          {
+            message: {
+              content: null,
+              tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"1"}' } }],
+            },
+          },
+        ],
+      }),
+      1,
+    );
     // Assess
     expect(turn).toEqual({ tool_calls: [{ id: 'call_a', name: 'lookup_order', arguments: { order_id: '1' } }], content: null });
   });
 
   it('replaces invalid JSON arguments with {} and keeps a note', () => {
     // Act
-    const turn = parseCompletion(JSON.stringify({ choices: [{ message: { tool_calls: [{ function: { name: 'lookup_order', arguments: '{"order_id": ' } }] } }] }), 4);
+    const turn = parseCompletion(
+      JSON.stringify({ choices: [{ message: { tool_calls: [{ function: { name: 'lookup_order', arguments: '{"order_id": ' } }] } }] }),
+      4,
+    );
     // Assess
     expect(turn).toEqual({
       tool_calls: [{ id: 'call_4_1', name: 'lookup_order', arguments: {} }],
