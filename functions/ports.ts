@@ -180,8 +180,10 @@ export interface Deps extends Repos {
   uuid: () => string;
   /** Base URL of the dashboard (for dashboard_url). */
   dashboardBase: () => string;
-  /** Outbound HTTP with the SSRF guard (agent targets). */
+  /** Outbound HTTP with the SSRF guard (agent targets, webhook deliveries). */
   http: HttpSender;
+  /** Waits between retries (tests replace it to skip the waits). */
+  sleep: (ms: number) => Promise<void>;
 }
 
 /** An outbound HTTP request (agent targets, webhook deliveries). */

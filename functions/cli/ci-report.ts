@@ -99,7 +99,7 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 3)}...`
 export function xmlEscape(s: string): string {
   return (
     s
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 allows are named by their code points
+      // eslint-disable-next-line no-control-regex -- the characters XML 1.0 allows are named by their code points
       .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { RtsApiError, RtsClient } from '../sdk/client';
 import { fmtRate, writeReports, type CiResult, type ScenarioResult } from './ci-report';
 
-// biome-ignore lint/suspicious/noExplicitAny: the API's answers are read field by field as printed; the typed client comes with the OpenAPI response schemas
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's answers are read field by field as printed; the typed client comes with the OpenAPI response schemas
 type ApiView = Record<string, any>;
 
 import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
@@ -97,7 +97,6 @@ export async function runCi(argv: string[], io: CiIo = processIo()): Promise<num
 }
 
 function parseOptions(args: string[]): Options | 'help' {
-  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by the parseArgs call below, whose option types it infers
   let values;
   try {
     ({ values } = parseArgs({

@@ -17,7 +17,8 @@ let built: string | undefined;
  * (tsx, jest) it is bundled with esbuild on first use and kept for the process.
  */
 export function dashboardScript(): string {
-  return typeof RTS_DASHBOARD_SCRIPT === 'string'
-    ? RTS_DASHBOARD_SCRIPT
-    : (built ??= (require('./build-script') as typeof import('./build-script')).buildDashboardScript());
+  if (typeof RTS_DASHBOARD_SCRIPT === 'string') return RTS_DASHBOARD_SCRIPT;
+  // A require, not an import: esbuild must be able to drop it with the dead branch.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (built ??= (require('./build-script') as typeof import('./build-script')).buildDashboardScript());
 }

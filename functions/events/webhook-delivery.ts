@@ -1,12 +1,9 @@
 // EventBridge target: signs and delivers each project event to the project's subscribed webhooks.
 import type { Context, EventBridgeEvent } from 'aws-lambda';
-import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
-import { createGuardedSender } from '../adapters/http/guarded-sender';
 import type { BusEvent } from '../core/events';
-import { newUuid } from '../core/ids';
-import { systemClock } from '../core/time';
-import { deliverEvent, realSleep, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
-import { allowPrivateTargets } from '../adapters/env';
+import { deliverEvent, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
+import { getDeps } from '../shared/deps';
+import '../shared/with-http';
 import { addLambdaContext, logger } from '../shared/logger';
 import { countMetric, flushMetrics } from '../shared/metrics';
 import '../shared/with-tracing';
@@ -44,29 +41,20 @@ export function createWebhookDeliveryHandler(deps: DeliveryDeps): WebhookDeliver
   };
 }
 
-let real: WebhookDeliveryHandler | undefined;
-let overrides: Partial<DeliveryDeps> = {};
-
-/** Replaces some collaborators of the exported `handler` (tests, local tools); `{}` restores the real ones. */
-export function configureWebhookDelivery(o: Partial<DeliveryDeps>): void {
-  overrides = { ...o };
-  real = undefined;
-}
-
-/** The Lambda (and local bus) entry point, wired to DynamoDB and the SSRF-guarded sender on first use. */
+/** The Lambda (and local bus) entry point, wired like every handler: getDeps() (DynamoDB, the SSRF-guarded sender). */
 export const handler: WebhookDeliveryHandler = async (event, context) => {
   addLambdaContext(context);
-  real ??= createWebhookDeliveryHandler({
-    webhooks: new DynamoWebhooksRepo(),
-    send: createGuardedSender({ allowPrivate: allowPrivateTargets() }),
-    sleep: realSleep,
-    clock: systemClock,
-    uuid: newUuid,
+  const deps = getDeps();
+  const deliver = createWebhookDeliveryHandler({
+    webhooks: deps.webhooks,
+    send: deps.http,
+    sleep: deps.sleep,
+    clock: deps.clock,
+    uuid: deps.uuid,
     logError: (message, extra) => logger.error(message, extra),
-    ...overrides,
   });
   try {
-    return await real(event);
+    return await deliver(event);
   } finally {
     flushMetrics();
   }

@@ -5,7 +5,6 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { QueuePort, ReplayMessage } from '../ports';
 import { logger } from '../shared/logger';
 
-// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing (the dead-letter consumer)
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 interface Message {

@@ -145,7 +145,6 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     resetCursorKey();
     await ensureTable(endpoint, tableName);
 
-    // biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing (the dead-letter consumer)
     type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
     const queue = new InProcessQueue({
       worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),

@@ -3,6 +3,7 @@
 // other functions neither bundle those clients nor could use them. The local runtime overrides queue and bus.
 import type { Deps, EventPublisher, HttpSender, QueuePort } from '../ports';
 import { newUuid } from '../core/ids';
+import { realSleep } from '../core/retry';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
 import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
@@ -23,9 +24,9 @@ export function registerAdapter<K extends keyof typeof factories>(kind: K, facto
   cached = undefined;
 }
 
-/** Replaces some collaborators (local runtime, tests); the next getDeps() rebuilds. */
+/** Replaces some collaborators (local runtime, tests); a key given as undefined restores the default; the next getDeps() rebuilds. */
 export function configureDeps(o: Partial<Deps>): void {
-  overrides = { ...overrides, ...o };
+  overrides = Object.fromEntries(Object.entries({ ...overrides, ...o }).filter(([, v]) => v !== undefined)) as Partial<Deps>;
   cached = undefined;
 }
 
@@ -67,6 +68,7 @@ export function getDeps(): Deps {
       uuid: newUuid,
       dashboardBase,
       http: http ?? (async () => unwired('http')),
+      sleep: realSleep,
       ...overrides,
     };
   }

@@ -84,7 +84,6 @@ function crashingBus(real: EventPublisher): EventPublisher {
   };
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 /**

@@ -8,7 +8,7 @@ import { createGuardedSender } from '../../functions/adapters/http/guarded-sende
 import type { BusEvent } from '../../functions/core/events';
 import { traceInputSchema } from '../../functions/core/traces/schema';
 import { uploadTrace } from '../../functions/core/traces/service';
-import { configureWebhookDelivery, handler as webhookDelivery } from '../../functions/events/webhook-delivery';
+import { handler as webhookDelivery } from '../../functions/events/webhook-delivery';
 import { InProcessBus } from '../../functions/local/bus';
 import { InProcessQueue } from '../../functions/local/queue';
 import { ensureTable, startEmbeddedStore } from '../../functions/local/store';
@@ -250,11 +250,11 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
     svc = await startTestService({ dynamodbEndpoint: proxy.url, tableName: store.tableName });
     svc.bus.onEvent((e) => events.push(e));
     receiver = await startHttpsReceiver();
-    configureWebhookDelivery({ send: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }) });
+    configureDeps({ http: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }) });
   }, 60000);
   afterAll(async () => {
     proxy?.setRate(0);
-    configureWebhookDelivery({});
+    configureDeps({ http: undefined, sleep: undefined });
     await svc?.stop();
     if (savedTimeout === undefined) delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
     else process.env.DYNAMODB_REQUEST_TIMEOUT_MS = savedTimeout;
@@ -500,7 +500,6 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
   });
 });
 
-// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler answers a batch response or nothing
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 type BusHandler = (event: EventBridgeEvent<string, BusEvent>, context: Context) => Promise<unknown>;
 
@@ -575,7 +574,7 @@ describe('a 200-run CI batch with every replay message and bus event delivered t
 
   beforeAll(async () => {
     svc = await startTestService({ deliverWebhooks: false, storeInChildProcess: true });
-    configureWebhookDelivery({ send: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }) });
+    configureDeps({ http: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }) });
     const worker: SqsHandler = replayWorker;
     queue = new InProcessQueue({ worker: () => worker, deadLetter: () => deadLetter, concurrency: 8, maxReceives: 10, redeliveryDelayMs: 20 });
     const deliverTwice = twiceDelivered(webhookDelivery);
@@ -593,7 +592,7 @@ describe('a 200-run CI batch with every replay message and bus event delivered t
     for (let i = 0; i < 2; i++) receivers.push(await startHttpsReceiver());
   }, 60000);
   afterAll(async () => {
-    configureWebhookDelivery({});
+    configureDeps({ http: undefined, sleep: undefined });
     await queue?.close();
     await bus?.close();
     await svc?.stop();

@@ -1,8 +1,8 @@
 // The webhook routes through the local gateway against dynalite, and deliveries the API's own events trigger.
+import { configureDeps } from '../../functions/shared/deps';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { configureWebhookDelivery } from '../../functions/events/webhook-delivery';
 import { verifySignature } from '../../functions/sdk/verify';
 import { getDeps } from '../../functions/shared/deps';
 import { sampleTrace } from '../helpers/fixtures';
@@ -23,10 +23,10 @@ beforeAll(async () => {
   const project = await createProject({ projects: getDeps().projects, clock: systemClock }, { name: 'management' });
   mgmt = { 'X-API-Key': project.api_key, 'X-Project-Id': project.project_id };
   // The local bus runs the real delivery handler; it only needs to trust the test CA and not wait between retries.
-  configureWebhookDelivery({ send: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }), sleep: async () => undefined });
+  configureDeps({ http: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }), sleep: async () => undefined });
 });
 afterAll(async () => {
-  configureWebhookDelivery({});
+  configureDeps({ http: undefined, sleep: undefined });
   await svc.stop();
   await Promise.all(receivers.map((r) => r.close()));
 });

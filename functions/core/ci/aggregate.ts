@@ -133,7 +133,6 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
 
 /** The batch's completion time: when its last run ended (deterministic across retries). */
 function lastCompletion(markers: readonly BatchMarker[]): string {
-  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps compare as strings; Math.max would make them NaN
   return markers.reduce((max, m) => (m.completed_at > max ? m.completed_at : max), '');
 }
 

@@ -33,9 +33,7 @@ export interface StepRequest {
  * without a final answer. `notes` are kept in the transcript (e.g. unparseable tool arguments).
  */
 export type AgentTurn =
-  | { tool_calls: AgentToolCall[]; content?: string | null; notes?: string[] }
-  | { output: string; notes?: string[] }
-  | { end: string };
+  { tool_calls: AgentToolCall[]; content?: string | null; notes?: string[] } | { output: string; notes?: string[] } | { end: string };
 
 /** An agent the engine can drive step by step. Rejects with a TargetError when it cannot be driven. */
 export interface AgentTarget {

@@ -539,7 +539,7 @@ function errorMessage(span: Span): string {
 function buildSteps(llms: LlmView[], tools: ToolExec[], t: Transcript): void {
   const pending = [...tools];
   const flush = (before?: bigint): void => {
-    for (let i = 0; i < pending.length; ) {
+    for (let i = 0; i < pending.length;) {
       const start = pending[i].span.start;
       if (before === undefined || start === undefined || start < before) t.toolSpan(pending.splice(i, 1)[0]);
       else i += 1;

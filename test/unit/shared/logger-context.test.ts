@@ -13,8 +13,9 @@ const savedEnv = {
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { configureWebhookDelivery, handler: webhookDelivery } =
+const { handler: webhookDelivery } =
   require('../../../functions/events/webhook-delivery') as typeof import('../../../functions/events/webhook-delivery');
+const { configureDeps } = require('../../../functions/shared/deps') as typeof import('../../../functions/shared/deps');
 const { route } = require('../../../functions/shared/http') as typeof import('../../../functions/shared/http');
 const { logger } = require('../../../functions/shared/logger') as typeof import('../../../functions/shared/logger');
 const { handler: deadLetter } = require('../../../functions/workers/dead-letter') as typeof import('../../../functions/workers/dead-letter');
@@ -131,7 +132,7 @@ describe('handlers outside the HTTP chain', () => {
       is_enabled: true,
       secret: 'whsec_x',
     } as unknown as WebhookRecord;
-    configureWebhookDelivery({
+    configureDeps({
       webhooks: {
         listAll: async () => [hook],
         get: async () => hook,
@@ -139,14 +140,14 @@ describe('handlers outside the HTTP chain', () => {
         putDelivery: async () => undefined,
         recordFailure: async () => undefined,
       } as never,
-      send: async () => ({ status: 500, headers: {}, body: '', durationMs: 1 }),
+      http: async () => ({ status: 500, headers: {}, body: '', durationMs: 1 }),
       sleep: async () => undefined,
     });
     const envelope = { event_type: 'run.completed', project_id: 'p', created_at: '2026-01-01T00:00:00Z', data: {} };
     const event = { id: 'eb-1', detail: { id: 'run.completed:r1', envelope } } as unknown as EventBridgeEvent<string, BusEvent>;
     // Act
     const lines = await logLinesOf(() => webhookDelivery(event, contextFor('rts-webhook-delivery', 'req-wh')));
-    configureWebhookDelivery({});
+    configureDeps({ webhooks: undefined, http: undefined, sleep: undefined });
     // Assess
     expect(lineWithMessage(lines, 'webhook deliveries failed')).toMatchObject({
       level: 'WARN',
