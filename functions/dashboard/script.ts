@@ -17,8 +17,9 @@ let built: string | undefined;
  * (tsx, jest) it is bundled with esbuild on first use and kept for the process.
  */
 export function dashboardScript(): string {
-  if (typeof RTS_DASHBOARD_SCRIPT === 'string') return RTS_DASHBOARD_SCRIPT;
-  // A require, not an import: esbuild must be able to drop it with the dead branch.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (built ??= (require('./build-script') as typeof import('./build-script')).buildDashboardScript());
+  // A require in a ternary, not an import: esbuild folds the ternary and drops the require with the dead branch.
+  return typeof RTS_DASHBOARD_SCRIPT === 'string'
+    ? RTS_DASHBOARD_SCRIPT
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (built ??= (require('./build-script') as typeof import('./build-script')).buildDashboardScript());
 }
