@@ -18,6 +18,7 @@
 // 15. run-pack                                pk=PACK#<pid>#<pack_id>       sk=META
 // 16. idempotency record (TTL 24 h)           pk=IDEM#<pid>#<sha256(key)>   sk=IDEM
 // 17. webhooks of a project                   pk=WEBHOOKS#<pid>             sk=WH#<webhook_id>
+//     and its limit's slots (one per webhook)  pk=WEBHOOKS#<pid>             sk=SLOT#<nn>
 // 18. delivery log of a webhook (TTL 7 days)  pk=WHLOG#<pid>#<webhook_id>   sk=DLV#<created_at>#<delivery_id>
 // 19. delivery dedup per bus event (TTL)      pk=WHDEDUP#<webhook_id>#<event id> sk=DEDUP
 // 20. deployment-wide settings (cursor key)  pk=CONFIG#<name>               sk=CONFIG
@@ -61,6 +62,8 @@ export const keys = {
   webhook: (pid: string, whId: string) => ({ pk: `WEBHOOKS#${pid}`, sk: `WH#${whId}` }),
   webhooksPk: (pid: string) => `WEBHOOKS#${pid}`,
   webhookPrefix: 'WH#',
+  webhookSlot: (pid: string, n: number) => ({ pk: `WEBHOOKS#${pid}`, sk: `SLOT#${pad(n, 2)}` }),
+  webhookSlotPrefix: 'SLOT#',
   delivery: (pid: string, whId: string, createdAt: string, deliveryId: string) => ({
     pk: `WHLOG#${pid}#${whId}`,
     sk: `DLV#${createdAt}#${deliveryId}`,

@@ -101,6 +101,25 @@ export async function deleteItem(Key: Item, mustExist = false): Promise<boolean>
   }
 }
 
+/** DeleteItem under a condition (`names`/`values` for its placeholders); false when the condition failed. */
+export async function deleteIf(Key: Item, condition: string, values: Record<string, unknown>, names?: Record<string, string>): Promise<boolean> {
+  try {
+    await doc().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ExpressionAttributeNames: names,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
 /** Scans the whole table with a filter (local maintenance only: a deployed table is never scanned). */
 export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promise<Item[]> {
   const items: Item[] = [];

@@ -2,30 +2,73 @@
 import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../ports';
 import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
-import { deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
+import { deleteIf, deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
+
+/** A slot held this long by a webhook that does not exist belongs to a create that died half-way. */
+const SLOT_ABANDONED_MS = 60_000;
+
+/** A stored webhook without this adapter's bookkeeping (its limit slot). */
+function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
+  const { slot: _slot, ...rest } = stripKeys<WebhookRecord & { slot?: number }>(item);
+  return rest;
+}
 
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
 /** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
 export class DynamoWebhooksRepo implements WebhooksRepo {
   /**
-   * No transactions (dynalite has none), so the per-project limit is enforced optimistically: count, write, recount.
-   * When concurrent creates overshoot, the webhooks ranked past the limit (oldest first) remove themselves.
+   * The per-project limit without transactions (dynalite has none): each webhook holds one of `limit` slot items,
+   * taken with a conditional put, so concurrent creates can never hold more than `limit` between them. A slot whose
+   * webhook never got written (the creating call died in between) is freed after SLOT_ABANDONED_MS. The count check
+   * first answers the common case at once (and counts webhooks stored before slots existed).
    */
   async create(record: WebhookRecord, limit: number): Promise<{ created: boolean }> {
     if ((await this.ranked(record.project_id)).length >= limit) return { created: false };
+    const slot = await this.claimSlot(record.project_id, record.webhook_id, limit);
+    if (slot === null) return { created: false };
     const stored = await putNew(
-      { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record },
+      { ...keys.webhook(record.project_id, record.webhook_id), entity: 'webhook', ...record, slot },
       // A fresh id and secret: the item under it is this call's own write when the put's answer was lost.
       (item) => item.secret === record.secret,
     );
-    if (!stored) throw new Error(`webhook ${record.webhook_id} already exists`);
-    const ranked = await this.ranked(record.project_id);
-    if (ranked.length > limit && ranked.findIndex((r) => r.webhook_id === record.webhook_id) >= limit) {
-      await deleteItem(keys.webhook(record.project_id, record.webhook_id));
-      return { created: false };
+    if (!stored) {
+      await this.freeSlot(record.project_id, slot, record.webhook_id);
+      throw new Error(`webhook ${record.webhook_id} already exists`);
     }
     return { created: true };
+  }
+
+  /** Takes the first free slot (a second pass after freeing abandoned ones); null when all `limit` are held. */
+  private async claimSlot(projectId: string, webhookId: string, limit: number): Promise<number | null> {
+    for (let pass = 0; pass < 2; pass++) {
+      for (let n = 0; n < limit; n++) {
+        const item = { ...keys.webhookSlot(projectId, n), entity: 'webhook_slot', webhook_id: webhookId, claimed_at: Date.now() };
+        if (await putNew(item, (stored) => stored.webhook_id === webhookId)) return n;
+      }
+      if (pass === 0 && !(await this.freeAbandonedSlots(projectId))) break;
+    }
+    return null;
+  }
+
+  /** Frees the slots whose webhook does not exist and whose claim is older than SLOT_ABANDONED_MS; true if any was. */
+  private async freeAbandonedSlots(projectId: string): Promise<boolean> {
+    const slots = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookSlotPrefix },
+      ConsistentRead: true,
+    });
+    let freed = false;
+    for (const s of slots) {
+      if (Date.now() - Number(s.claimed_at ?? 0) < SLOT_ABANDONED_MS) continue;
+      if (await getItem(keys.webhook(projectId, String(s.webhook_id)), true)) continue;
+      freed = (await this.freeSlot(projectId, Number(String(s.sk).slice(keys.webhookSlotPrefix.length)), String(s.webhook_id))) || freed;
+    }
+    return freed;
+  }
+
+  private freeSlot(projectId: string, slot: number, webhookId: string): Promise<boolean> {
+    return deleteIf(keys.webhookSlot(projectId, slot), 'webhook_id = :w', { ':w': webhookId });
   }
 
   /** The project's webhook ids, oldest first (the order that decides who stays when creates race past the limit). */
@@ -43,7 +86,7 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
 
   async get(projectId: string, webhookId: string): Promise<WebhookRecord | null> {
     const item = await getItem(keys.webhook(projectId, webhookId), true);
-    return item ? stripKeys<WebhookRecord>(item) : null;
+    return item ? webhookFromItem(item) : null;
   }
 
   async listAll(projectId: string): Promise<WebhookRecord[]> {
@@ -52,7 +95,7 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
       ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
       ConsistentRead: true,
     });
-    return items.map((i) => stripKeys<WebhookRecord>(i));
+    return items.map(webhookFromItem);
   }
 
   /** A project holds at most 25 webhooks, so a page is cut from the full, sorted set; the cursor is the last item's position. */
@@ -86,7 +129,7 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     });
-    return updated && stripKeys<WebhookRecord>(updated);
+    return updated && webhookFromItem(updated);
   }
 
   async rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean> {
@@ -94,7 +137,10 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
   }
 
   async delete(projectId: string, webhookId: string): Promise<boolean> {
-    return deleteItem(keys.webhook(projectId, webhookId), true);
+    const item = await getItem(keys.webhook(projectId, webhookId), true);
+    if (!item || !(await deleteItem(keys.webhook(projectId, webhookId), true))) return false;
+    if (typeof item.slot === 'number') await this.freeSlot(projectId, item.slot, webhookId);
+    return true;
   }
 
   async claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean> {

@@ -44,45 +44,42 @@ describe('DynamoWebhooksRepo.create', () => {
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 
-  it('writes with attribute_not_exists under WEBHOOKS#<pid> / WH#<id>', async () => {
+  it('takes a limit slot, then writes with attribute_not_exists under WEBHOOKS#<pid> / WH#<id>', async () => {
     ddb.on(QueryCommand).resolves({ Items: existing(3) });
     ddb.on(PutCommand).resolves({});
 
     const res = await new DynamoWebhooksRepo().create(record('wh_new', '2026-02-01T00:00:00'), 25);
 
     expect(res).toEqual({ created: true });
-    const put = ddb.commandCalls(PutCommand)[0].args[0].input;
+    const [slot, put] = ddb.commandCalls(PutCommand).map((c) => c.args[0].input);
+    expect(slot).toMatchObject({ ConditionExpression: 'attribute_not_exists(pk)', Item: { pk: 'WEBHOOKS#p1', sk: 'SLOT#00', webhook_id: 'wh_new' } });
     expect(put).toMatchObject({ TableName: 'rts-test', ConditionExpression: 'attribute_not_exists(pk)' });
-    expect(put.Item).toMatchObject({ pk: 'WEBHOOKS#p1', sk: 'WH#wh_new', secret: 'whsec_x' });
+    expect(put.Item).toMatchObject({ pk: 'WEBHOOKS#p1', sk: 'WH#wh_new', secret: 'whsec_x', slot: 0 });
   });
 
-  it('removes its own webhook again when a concurrent create pushed the project past the limit and it ranks last', async () => {
-    const mine = { webhook_id: 'wh_new', created_at: '2026-02-01T00:00:00' };
+  it('refuses without writing the webhook when concurrent creates hold every slot', async () => {
     ddb
       .on(QueryCommand)
-      .resolvesOnce({ Items: existing(24) })
-      .resolvesOnce({ Items: [...existing(24), { webhook_id: 'wh_rival', created_at: '2026-01-31T00:00:00' }, mine] });
-    ddb.on(PutCommand).resolves({});
-    ddb.on(DeleteCommand).resolves({});
+      .resolvesOnce({ Items: existing(1) })
+      .resolves({ Items: [] });
+    ddb.on(PutCommand).rejects(conditional());
+    ddb.on(GetCommand).resolves({ Item: { pk: 'WEBHOOKS#p1', sk: 'SLOT#00', webhook_id: 'wh_rival' } });
 
-    const res = await new DynamoWebhooksRepo().create(record('wh_new', mine.created_at), 25);
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', '2026-02-01T00:00:00'), 2);
 
     expect(res).toEqual({ created: false });
-    expect(ddb.commandCalls(DeleteCommand)[0].args[0].input.Key).toEqual({ pk: 'WEBHOOKS#p1', sk: 'WH#wh_new' });
+    expect(ddb.commandCalls(PutCommand).map((c) => c.args[0].input.Item?.sk)).toEqual(['SLOT#00', 'SLOT#01']);
   });
 
-  it('keeps its webhook when it ranks within the limit (the later rival removes itself)', async () => {
-    const mine = { webhook_id: 'wh_new', created_at: '2026-01-31T00:00:00' };
-    ddb
-      .on(QueryCommand)
-      .resolvesOnce({ Items: existing(24) })
-      .resolvesOnce({ Items: [...existing(24), mine, { webhook_id: 'wh_rival', created_at: '2026-02-01T00:00:00' }] });
-    ddb.on(PutCommand).resolves({});
+  it('takes the next slot when the first is held by another webhook', async () => {
+    ddb.on(QueryCommand).resolves({ Items: existing(1) });
+    ddb.on(PutCommand).rejectsOnce(conditional()).resolves({});
+    ddb.on(GetCommand).resolves({ Item: { pk: 'WEBHOOKS#p1', sk: 'SLOT#00', webhook_id: 'wh_a' } });
 
-    const res = await new DynamoWebhooksRepo().create(record('wh_new', mine.created_at), 25);
+    const res = await new DynamoWebhooksRepo().create(record('wh_new', '2026-01-31T00:00:00'), 25);
 
     expect(res).toEqual({ created: true });
-    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)[2].args[0].input.Item).toMatchObject({ sk: 'WH#wh_new', slot: 1 });
   });
 });
 
@@ -99,6 +96,7 @@ describe('DynamoWebhooksRepo reads and changes', () => {
   it('answers null / false for updates, rotations and deletes of a webhook that does not exist', async () => {
     ddb.on(UpdateCommand).rejects(conditional());
     ddb.on(DeleteCommand).rejects(conditional());
+    ddb.on(GetCommand).resolves({});
     const repo = new DynamoWebhooksRepo();
 
     expect(await repo.update(PID, 'wh_a', { is_enabled: false, updated_at: 't' })).toBeNull();
