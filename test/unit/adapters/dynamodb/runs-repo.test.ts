@@ -1,5 +1,6 @@
 // DynamoRunsRepo against dynalite: runs created and listed, conditional transitions, attempts stored exactly once with
 // their events and (size permitting) transcripts, event listings, and the runs a restarted local service resumes.
+import { makeRun as baseRun } from '../../../helpers/replay-fakes';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoRunsRepo } from '../../../../functions/adapters/dynamodb/runs-repo';
 import { EMPTY_SUMMARY, type AttemptRecord, type PolicyEvent, type Run, type SecurityEvent } from '../../../../functions/core/runs/types';
@@ -15,26 +16,9 @@ afterAll(() => table.close());
 
 const AT = '2026-11-21T10:00:00.000000+00:00';
 
+/** A fresh run with its own ids (the replay fakes' builder, made unique per test). */
 function makeRun(overrides: Partial<Run> = {}): Run {
-  return {
-    run_id: randomUUID(),
-    project_id: randomUUID(),
-    trace_id: randomUUID(),
-    campaign_id: randomUUID(),
-    source: 'replay',
-    status: 'queued',
-    created_at: AT,
-    started_at: null,
-    completed_at: null,
-    summary: EMPTY_SUMMARY,
-    error: null,
-    ci_batch_id: null,
-    pack_id: null,
-    ci: null,
-    attempt_total: null,
-    completion_published: false,
-    ...overrides,
-  };
+  return baseRun({ run_id: randomUUID(), project_id: randomUUID(), trace_id: randomUUID(), campaign_id: randomUUID(), created_at: AT, ...overrides });
 }
 
 function policyEvent(runId: string, attempt: number, sequence: number): PolicyEvent {
