@@ -1,5 +1,6 @@
 // Traces: a META item (summary, listed through gsi1) plus the gzip-compressed payload split across CHUNK items.
 // The summary's free-form parts (metadata, tool schemas) are kept in META as JSON text (packJson in table.ts).
+import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
 import type { PageRequest, StorePage, TracesRepo } from '../../ports';
@@ -24,7 +25,12 @@ function metaAttributes(meta: StoredSummary): Record<string, unknown> {
 
 /** The summary of a META item (items written before packing hold metadata and tools as maps). */
 function metaFromItem(item: Record<string, unknown>): StoredSummary {
-  const { metadata_json, tools_json, ...rest } = stripKeys<StoredSummary & { metadata_json?: string; tools_json?: string }>(item);
+  const {
+    metadata_json,
+    tools_json,
+    upload_id: _u,
+    ...rest
+  } = stripKeys<StoredSummary & { metadata_json?: string; tools_json?: string; upload_id?: string }>(item);
   return { ...rest, metadata: unpackJson(metadata_json, rest.metadata), tools: unpackJson(tools_json, rest.tools) };
 }
 
@@ -37,15 +43,18 @@ export class DynamoTracesRepo implements TracesRepo {
     // the same id can never overwrite the chunks of the committed version; META is the commit record.
     await batchWrite(chunks.map((data, n) => putRequest({ ...keys.traceChunk(projectId, trace.trace_id, contentHash, n), data })));
     const meta: StoredSummary = { ...summaryOf(trace), content_hash: contentHash, chunk_count: chunks.length };
+    // Only this call writes this token: a META carrying it is this upload's own write whose answer was lost, not an
+    // identical upload that came first (same content and even the same millisecond).
+    const uploadId = randomUUID();
     const created = await putNew(
       {
         ...keys.traceMeta(projectId, trace.trace_id),
         ...keys.traceList(projectId, trace.created_at, trace.trace_id),
         entity: 'trace',
         ...metaAttributes(meta),
+        upload_id: uploadId,
       },
-      // This upload's own META whose answer was lost: same content, same creation time.
-      (stored) => stored.content_hash === contentHash && stored.created_at === trace.created_at,
+      (stored) => stored.upload_id === uploadId,
     );
     if (created) return { created: true };
     const existing = await this.getMeta(projectId, trace.trace_id, true);

@@ -99,12 +99,9 @@ describe('DynamoTracesRepo', () => {
     expect(again.existing).toMatchObject({ ...summaryOf(t), content_hash: hashOf(t) });
   });
 
-  // BUG (low severity, left unfixed on purpose; see the issue 10 test report): putIfAbsent recognises "its own write
-  // whose answer was lost" by content hash + created_at, and created_at has millisecond resolution (isoMicros pads
-  // zeros). A second upload of the same trace in the same millisecond (two concurrent identical POST /v1/traces) is
-  // taken for the first one's lost answer: both answer created: true (two 201s, two trace.created events). The fix
-  // needs a field only one call writes (an upload token) in META. `it.failing` turns red once that is fixed.
-  it.failing('answers created: false to a second upload of the same trace in the same millisecond', async () => {
+  // Each upload writes a token of its own into META, so an identical upload in the same millisecond is not taken
+  // for the first one's lost answer.
+  it('answers created: false to a second upload of the same trace in the same millisecond', async () => {
     // Prepare
     const repo = new DynamoTracesRepo();
     const pid = randomUUID();
