@@ -115,3 +115,26 @@ export function breakingTrace(name = 'broken scenario') {
   t.steps = t.steps.map((s) => (s.role === 'user' ? { role: 'user', content: 'BREAK: please refund order 1234' } : s));
   return t;
 }
+
+/**
+ * Asserts a finished batch whose failing scenario runs are exactly `failingRuns` out of `total`: status, decision,
+ * counts, pass rate (one attempt per run), the failed runs, and the passed runs (the exact list when given, else
+ * their number).
+ */
+export function expectExactFailingBatch(batch: any, total: number, failingRuns: string[], passingRuns?: string[]): void {
+  const failing = failingRuns.length;
+  expect(batch).toMatchObject({
+    status: 'done',
+    decision: 'fail',
+    trace_count: total,
+    completed_count: total,
+    scenario_coverage_pct: 100,
+    failed_count: failing,
+    unsafe_count: 0,
+  });
+  expect(batch.pass_rate).toBeCloseTo(1 - failing / total, 12);
+  expect([...batch.failed_runs].sort()).toEqual([...failingRuns].sort());
+  if (passingRuns) expect([...batch.passed_runs].sort()).toEqual([...passingRuns].sort());
+  else expect(batch.passed_runs).toHaveLength(total - failing);
+  expect(batch.reasons).toHaveLength(failing);
+}
