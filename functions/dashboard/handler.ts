@@ -1,5 +1,6 @@
-// The dashboard function: serves the one self-contained HTML page for /dashboard, /dashboard/runs/{id} and
-// /dashboard/batches/{id}; it reads no data and needs no credentials (the page calls the API with the user's).
+// The dashboard function: serves the one self-contained HTML page for /dashboard, /dashboard/batches,
+// /dashboard/runs/{id}, /dashboard/batches/{id} and /dashboard/campaigns/{id}; it reads no data and needs no
+// credentials (the page calls the API with the user's).
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MethodNotAllowedError, errorBody } from '../core/errors';
@@ -18,7 +19,8 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-const KNOWN_PAGE = /^(?:|(?:runs|batches)\/[^/]+)$/;
+/** The pages below /dashboard: home, the batches list, and one run, CI batch or campaign (same as browser/router.ts). */
+const KNOWN_PAGE = /^(?:|batches|(?:runs|batches|campaigns)\/[^/]+)$/;
 
 /** The path below /dashboard: the `{proxy+}` parameter when API Gateway gives one, else derived from the path. */
 function subPath(event: APIGatewayProxyEvent): string {

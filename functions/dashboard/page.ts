@@ -45,7 +45,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><a href="#main" id="brand">rts dashboard</a><div class="who" id="who"></div></header>
+<header class="top"><a href="#main" id="brand">rts dashboard</a><nav class="sections" id="nav" aria-label="Sections"></nav><div class="who" id="who"></div></header>
 <main id="main" tabindex="-1"><noscript>The dashboard needs JavaScript.</noscript><p class="muted">Loading...</p></main>
 <script>${DASHBOARD_JS}</script>
 </body>

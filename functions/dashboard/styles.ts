@@ -82,4 +82,27 @@ pre { margin: .35rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; backgr
 .status-line { font-size: .85rem; color: var(--muted); margin: .25rem 0 0; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .pager { padding: .6rem .9rem; border-top: 1px solid var(--border); }
+header.top nav.sections { display: flex; gap: 1rem; margin-right: auto; margin-left: 1rem; }
+header.top nav.sections a { font-weight: 400; color: #d0d7de; }
+header.top nav.sections a[aria-current="page"] { color: #fff; text-decoration: underline; text-underline-offset: 4px; }
+.subtitle { margin: -.25rem 0 .75rem; color: var(--muted); }
+.card-bad { border-color: #ffcecb; background: var(--bad-bg); }
+.card-bad .value { color: var(--bad-fg); }
+.card-warn { border-color: #ffd8b5; background: var(--warn-bg); }
+.card-warn .value { color: var(--warn-fg); }
+.filters { display: flex; gap: .4rem; flex-wrap: wrap; margin: 0 0 .6rem; }
+.filters button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; }
+tr.cell-failed > td { background: #fff8f7; }
+.scenario-detail { display: grid; gap: .6rem; }
+.scenario-detail .alert { margin: 0; }
+.panel + .panel { margin-top: 1rem; }
+figure.interval { margin: 0; }
+figure.interval figcaption { font-weight: 600; margin-bottom: .35rem; }
+.iv-scale { display: flex; align-items: center; gap: .5rem; font-size: .8rem; color: var(--muted); }
+svg.interval-bar { flex: 1; height: 24px; display: block; }
+.iv-track { fill: #eaeef2; }
+.iv-range { fill: #54aeff; }
+.iv-point { stroke: #1f2328; stroke-width: 3; }
+.iv-threshold { stroke: var(--bad-fg); stroke-width: 2; stroke-dasharray: 4 3; }
+.iv-text { margin: .35rem 0 0; font-variant-numeric: tabular-nums; }
 `;

@@ -9,6 +9,7 @@ import { buildBundles } from '../../lib/constructs/bundling';
 
 const RUN_ID = '6f1c3a52-8a0e-4d57-9b1e-2a4f6c8d0e13';
 const BATCH_ID = '0b7e5d21-3c4f-4a6b-8d9e-1f2a3b4c5d6e';
+const CAMPAIGN_ID = '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a';
 
 function event(path: string, method = 'GET'): APIGatewayProxyEvent {
   const proxy = path.replace(/^\/dashboard\/?/, '');
@@ -67,12 +68,41 @@ describe('dashboard handler', () => {
     expect(run.headers).toEqual(home.headers);
   });
 
+  it('serves the same page with 200 for the batches list and campaign paths, with or without a trailing slash', async () => {
+    const home = await handler(event('/dashboard'));
+    const paths = [
+      '/dashboard/',
+      '/dashboard/batches',
+      '/dashboard/batches/',
+      `/dashboard/campaigns/${CAMPAIGN_ID}`,
+      `/dashboard/campaigns/${CAMPAIGN_ID}/`,
+    ];
+
+    const answers = await Promise.all(paths.map((p) => handler(event(p))));
+
+    expect(answers.map((r) => r.statusCode)).toEqual(paths.map(() => 200));
+    for (const r of answers) expect(r.body).toBe(home.body);
+  });
+
   it('answers an unknown dashboard path with 404 and the same page, which shows "not found"', async () => {
     const res = await handler(event('/dashboard/settings/keys'));
 
     expect(res.statusCode).toBe(404);
     expect(res.headers?.['Content-Type']).toBe('text/html; charset=utf-8');
     expect(res.body).toBe((await handler(event('/dashboard'))).body);
+  });
+
+  it.each([
+    '/dashboard/campaigns',
+    `/dashboard/campaigns/${CAMPAIGN_ID}/batches`,
+    `/dashboard/batches/${BATCH_ID}/scenarios`,
+    '/dashboard/runs',
+    '/dashboard/batchesx',
+    `/dashboard/traces/${RUN_ID}`,
+  ])('answers %s with 404', async (path) => {
+    const res = await handler(event(path));
+
+    expect(res.statusCode).toBe(404);
   });
 
   it('answers HEAD without a body and other methods with 405 method_not_allowed', async () => {

@@ -1,27 +1,19 @@
 // The dashboard in real headless Chromium against the local service: credentials, home, run, transcript, escaping,
-// 401 handling, CI batch, stage prefix and CSP.
+// 401 handling, CI batch, stage prefix and CSP (the issue-11 pages: dashboard-ci.test.ts).
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { findRoute } from '../../lib/routes';
 import { recordedCampaign, sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
+import { browserSuite, fragment as signedIn, launchBrowser, newPage as openPage, settle as settleOn, XSS } from './harness';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const XSS = '<img src=x onerror=alert(1)>';
 const RUN_WAIT_MS = 30_000;
 
 // The CI batch route belongs to another module; its test runs only once the gateway would route it.
 const ciBatchRoute = findRoute('GET', '/v1/ci/batch/00000000-0000-4000-8000-000000000000').match;
 const CI_BATCH_READY = !!ciBatchRoute && existsSync(join(__dirname, '..', '..', 'functions', 'http', `${ciBatchRoute.route.handler}.ts`));
-
-const suite = HAVE_CHROMIUM ? describe : describe.skip;
-const suiteName = HAVE_CHROMIUM
-  ? 'dashboard in headless Chromium'
-  : `dashboard in headless Chromium (skipped: no Chromium at ${CHROMIUM}; install it or set CHROMIUM_PATH)`;
-if (!HAVE_CHROMIUM) console.warn(`[dashboard browser tests] skipped: no Chromium binary at ${CHROMIUM}`);
 
 let svc: TestService;
 let browser: Browser;
@@ -49,37 +41,12 @@ async function queueRun(traceId: string, campaignId: string): Promise<string> {
 }
 
 /** Waits for a terminal status, bounded: the dashboard tests read whatever state the API reports at the end. */
-async function settle(path: string, done: (body: any) => boolean, timeoutMs = RUN_WAIT_MS): Promise<any> {
-  await svc.idle();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await svc.api('GET', path);
-    if (res.status === 200 && (done(res.body) || Date.now() > deadline)) return res.body;
-    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const settle = (path: string, done: (body: any) => boolean, timeoutMs = RUN_WAIT_MS) => settleOn(svc, path, done, timeoutMs);
 
 const terminal = (r: any) => r.status === 'completed' || r.status === 'failed';
 
-function fragment(key = svc.apiKey): string {
-  return `#project=${encodeURIComponent(svc.projectId)}&key=${encodeURIComponent(key)}`;
-}
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page; dialogs: string[]; cspViolations: string[] }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const dialogs: string[] = [];
-  const cspViolations: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-  return { context, page, dialogs, cspViolations };
-}
+const fragment = (key = svc.apiKey) => signedIn(svc, key);
+const newPage = () => openPage(browser);
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -91,24 +58,12 @@ async function closedPort(): Promise<number> {
   });
 }
 
-suite(suiteName, () => {
+browserSuite('dashboard in headless Chromium', () => {
   jest.setTimeout(90_000);
 
   beforeAll(async () => {
     svc = await startTestService({ deliverWebhooks: false });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
 
     const traceId = await createTrace(sampleTrace());
     const campaignId = await createCampaign(recordedCampaign());
@@ -339,11 +294,12 @@ suite(suiteName, () => {
         await h1.waitFor();
         await h1.getByText(batch.status, { exact: true }).waitFor();
         await h1.getByText(batch.decision, { exact: true }).waitFor();
-        const runs = page.getByRole('table', { name: /Scenario runs/ });
-        for (const id of batch.run_ids) {
-          await expect(runs.getByRole('link', { name: id }).getAttribute('href')).resolves.toBe(`/dashboard/runs/${id}`);
+        // One row per scenario, named after its trace and linking to its run.
+        const scenarios = page.getByRole('table', { name: 'Scenarios of this batch' });
+        for (const [i, name] of ['batch a', 'batch b'].entries()) {
+          await expect(scenarios.getByRole('link', { name, exact: true }).getAttribute('href')).resolves.toBe(`/dashboard/runs/${batch.run_ids[i]}`);
         }
-        await runs.locator('tbody tr').filter({ hasText: batch.run_ids[0] }).getByText('%').first().waitFor();
+        await scenarios.locator('tbody tr').filter({ hasText: 'batch a' }).getByText('%').first().waitFor();
         if (batch.scenario_coverage_pct < 100) await page.getByText(/not trustworthy/).waitFor();
         else expect(await page.getByText(/not trustworthy/).count()).toBe(0);
 

@@ -71,3 +71,17 @@ export async function fetchAll<T>(paths: readonly string[]): Promise<Settled<T>[
   await Promise.all(workers);
   return out;
 }
+
+/** The items of every page of a paginated list (`{items, next_cursor}`), following `next_cursor` up to `maxPages` pages. */
+export async function allPages<T>(path: string, maxPages = 100): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null | undefined = null;
+  for (let n = 0; n < maxPages; n++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const page: { items?: T[]; next_cursor?: string | null } = await api(cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path);
+    items.push(...(page.items || []));
+    cursor = page.next_cursor;
+    if (!cursor) break;
+  }
+  return items;
+}

@@ -6,6 +6,8 @@ export const STORE_KEY = 'rts.dashboard.credentials';
 export const POLL_MS = 2000;
 /** Runs shown per step on a batch page. */
 export const BATCH_PAGE = 100;
+/** Items asked for per page of the scenario and batch lists (the API's maximum). */
+export const LIST_PAGE = 100;
 /** Requests in flight at most when a page fetches many runs. */
 export const FETCH_CONCURRENCY = 4;
 

@@ -6,6 +6,26 @@ export function pct(x: unknown): string {
   return `${Math.round(x * 1000) / 10}%`;
 }
 
+/** A change of rate in [-1, 1] as signed percentage points: `+5.0 pp`, `-12.5 pp`, '-' when not a number. */
+export function deltaPct(x: unknown): string {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '-';
+  const v = Math.round(x * 1000) / 10;
+  return `${v > 0 ? '+' : v < 0 ? '-' : ''}${Math.abs(v).toFixed(1)} pp`;
+}
+
+/** The thresholds that are set, as `name value` pairs joined by commas; 'none' when there are none. */
+export function thresholdsText(t: Readonly<Record<string, unknown>> | null | undefined): string {
+  const parts = Object.keys(t || {})
+    .filter((k) => typeof t?.[k] === 'number')
+    .map((k) => `${k} ${String(t?.[k])}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+/** The first 12 characters of a commit hash (the whole value when shorter). */
+export function shortCommit(commit: string): string {
+  return /^[0-9a-f]{13,}$/i.test(commit) ? commit.slice(0, 12) : commit;
+}
+
 /** A finite number as text, '-' otherwise. */
 export function num(x: unknown): string {
   return typeof x === 'number' && Number.isFinite(x) ? String(x) : '-';
@@ -59,6 +79,7 @@ export function badgeKind(value: unknown): BadgeKind {
     case 'blocked':
     case 'allow':
     case 'recorded':
+    case 'fixed':
       return 'ok';
     case 'failed':
     case 'fail':
@@ -68,14 +89,17 @@ export function badgeKind(value: unknown): BadgeKind {
     case 'denied':
     case 'critical':
     case 'high':
+    case 'regressed':
       return 'bad';
     case 'unsafe':
     case 'flag':
     case 'detected':
     case 'medium':
     case 'unrecorded':
+    case 'flaky':
       return 'warn';
     case 'running':
+    case 'new':
       return 'run';
     default:
       return 'idle';

@@ -1,18 +1,30 @@
-// Picks the view for the page's address: home, a run, a CI batch, the sign-in form, or "not found".
+// Picks the view for the page's address: home, the batches list, a run, a CI batch, a campaign, the sign-in form, or "not found".
 import { ROUTE, DASH } from './config';
 import { creds } from './credentials';
-import { renderWho } from './header';
+import { renderNav, renderWho } from './header';
 import { batchView } from './views/batch';
+import { batchesView } from './views/batches';
+import { campaignView } from './views/campaign';
 import { homeView } from './views/home';
 import { notFoundView } from './views/not-found';
 import { runView } from './views/run';
 import { signInView } from './views/sign-in';
 
+/** The dashboard's pages below its root: a list, or a kind of item with its id. */
+const PAGES: ReadonlyArray<readonly [RegExp, (id: string) => Promise<void>]> = [
+  [/^\/batches$/, () => batchesView()],
+  [/^\/runs\/([^/]+)$/, runView],
+  [/^\/batches\/([^/]+)$/, batchView],
+  [/^\/campaigns\/([^/]+)$/, campaignView],
+];
+
 /** Shows the view for the current address (the sign-in form first when signed out). */
 export function route(): void {
   document.getElementById('brand')?.setAttribute('href', DASH);
+  renderNav();
   renderWho();
-  if (ROUTE === null || (ROUTE !== '' && !/^\/(runs|batches)\/[^/]+$/.test(ROUTE))) {
+  const page = ROUTE === '' ? null : PAGES.map(([re, view]) => [re.exec(ROUTE ?? ''), view] as const).find(([m]) => m);
+  if (ROUTE === null || page === undefined) {
     notFoundView();
     return;
   }
@@ -20,12 +32,17 @@ export function route(): void {
     signInView(null);
     return;
   }
-  if (ROUTE === '') {
+  if (page === null) {
     void homeView();
     return;
   }
-  let m: RegExpExecArray | null;
-  if ((m = /^\/runs\/([^/]+)$/.exec(ROUTE))) void runView(decodeURIComponent(m[1]));
-  else if ((m = /^\/batches\/([^/]+)$/.exec(ROUTE))) void batchView(decodeURIComponent(m[1]));
-  else notFoundView();
+  const [m, view] = page;
+  let id = '';
+  try {
+    id = m && m[1] !== undefined ? decodeURIComponent(m[1]) : '';
+  } catch {
+    notFoundView();
+    return;
+  }
+  void view(id);
 }

@@ -2,6 +2,7 @@
 
 export interface Page<T> {
   items?: T[];
+  next_cursor?: string | null;
 }
 
 export interface RunSummary {
@@ -39,6 +40,8 @@ export interface Run {
   source?: string;
   campaign_id?: string;
   trace_id?: string;
+  /** The trace's name, set when the run starts (null before). */
+  trace_name?: string | null;
   ci_batch_id?: string | null;
   pack_id?: string | null;
   attempt_total?: number;
@@ -50,15 +53,27 @@ export interface Run {
   completed_at?: string | null;
 }
 
-/** Items of GET /v1/campaigns. */
+/** Items of GET /v1/campaigns and GET /v1/campaigns/{id}. */
 export interface Campaign {
   campaign_id: string;
   name?: string;
-  target?: { type?: string };
-  mutations?: unknown[];
-  policies?: unknown[];
-  eval_set?: { trace_count?: number } | null;
+  target?: { type?: string; url?: string; base_url?: string; model?: string; timeout_ms?: number };
+  include_baseline?: boolean;
+  repeats?: number;
+  max_steps?: number;
+  mutations?: { id?: string; type?: string }[];
+  policies?: { id?: string; type?: string; action?: string }[];
+  criteria?: unknown[];
+  security?: { detectors?: string[] };
+  eval_set?: { trace_count?: number; min_scenarios?: number } | null;
   created_at?: string;
+}
+
+/** GET /v1/campaigns/{id}/eval-set. */
+export interface EvalSet {
+  trace_ids?: string[];
+  trace_count?: number;
+  min_scenarios?: number;
 }
 
 export interface PolicyEvent {
@@ -116,6 +131,85 @@ export interface Thresholds {
   min_pass_rate?: number;
   max_unsafe?: number;
   max_failures?: number;
+  min_pass_rate_lower_bound?: number;
+  max_flaky?: number;
+  min_pass_hat_k?: number;
+  max_regressions?: number;
+}
+
+/** A CI run's or batch's metadata from the pipeline. */
+export interface CiMetadata {
+  commit?: string;
+  branch?: string;
+  pipeline_url?: string;
+}
+
+/** How a scenario or cell compares with the baseline batch. */
+export type Comparison = 'regressed' | 'fixed' | 'unchanged' | 'new';
+
+/** One changed cell in a batch's comparison: passes `before` (baseline) and `after` (this batch), as "passed/total". */
+export interface Change {
+  trace_id: string;
+  trace_name?: string | null;
+  mutation_id?: string | null;
+  before?: string;
+  after?: string;
+  unsafe_before?: string;
+  unsafe_after?: string;
+}
+
+/** A done batch's comparison with its baseline batch. */
+export interface BatchComparison {
+  baseline_batch_id?: string;
+  baseline_branch?: string | null;
+  pass_rate_delta?: number;
+  regressed_count?: number;
+  fixed_count?: number;
+  new_unsafe_count?: number;
+  new_count?: number;
+  dropped_count?: number;
+  regressed?: Change[];
+  fixed?: Change[];
+  new_unsafe?: Change[];
+}
+
+/** The Wilson score interval of a batch's pass rate. */
+export interface PassRateInterval {
+  low: number;
+  high: number;
+  confidence?: number;
+  method?: string;
+}
+
+/** One (trace, mutation) cell of a scenario: passes out of its repeats and what failed. */
+export interface ScenarioCell {
+  mutation_id?: string | null;
+  passed?: number;
+  total?: number;
+  unsafe?: number;
+  errors?: number;
+  flaky?: boolean;
+  failures?: string[];
+  comparison?: Comparison | null;
+  before?: string | null;
+}
+
+/** Items of GET /v1/ci/batch/{id}/scenarios: one per trace of the batch. */
+export interface Scenario {
+  trace_id: string;
+  trace_name?: string | null;
+  run_id: string;
+  status?: string;
+  decision?: string;
+  pass_rate?: number;
+  pass_hat_k?: number;
+  flaky?: boolean;
+  flaky_cells?: number;
+  unsafe_count?: number;
+  error?: string | null;
+  reasons?: string[];
+  comparison?: Comparison | null;
+  cells?: ScenarioCell[];
 }
 
 /** GET /v1/ci/runs/{run_id}. */
@@ -125,7 +219,7 @@ export interface CiRun {
   reasons?: string[];
   thresholds?: Thresholds;
   ci_batch_id?: string | null;
-  metadata?: { commit?: string; branch?: string; pipeline_url?: string };
+  metadata?: CiMetadata;
   summary?: RunSummary;
 }
 
@@ -147,6 +241,31 @@ export interface CiBatch {
   completed_count?: number;
   failed_count?: number;
   unsafe_count?: number;
+  metadata?: CiMetadata | null;
+  baseline?: { batch_id?: string; branch?: string } | null;
+  baseline_batch_id?: string | null;
+  baseline_missing?: boolean;
+  flaky_count?: number | null;
+  pass_hat_k?: number | null;
+  pass_rate_interval?: PassRateInterval | null;
+  comparison?: BatchComparison | null;
+  created_at?: string;
+  completed_at?: string | null;
+}
+
+/** Items of GET /v1/ci/batches. */
+export interface BatchListItem {
+  ci_batch_id: string;
+  campaign_id?: string;
+  status?: string;
+  decision?: string;
+  pass_rate?: number | null;
+  trace_count?: number;
+  metadata?: CiMetadata | null;
+  baseline_batch_id?: string | null;
+  flaky_count?: number | null;
+  pass_hat_k?: number | null;
+  regressed_count?: number | null;
   created_at?: string;
   completed_at?: string | null;
 }

@@ -26,6 +26,20 @@ export function batchLink(id: string, label?: string): HTMLAnchorElement {
   return link(`/batches/${encodeURIComponent(id)}`, label || id);
 }
 
+/** A link to a campaign's page, labelled with its name when known (the id in the tooltip), else the id in monospace. */
+export function campaignLink(id: string | undefined, name?: string | null): Child {
+  if (!id) return '-';
+  const a = link(`/campaigns/${encodeURIComponent(id)}`, name || id);
+  if (name) a.title = id;
+  else a.className = 'mono';
+  return a;
+}
+
+/** A trace's name (its id in the tooltip), or its id in monospace when the API gives no name. */
+export function traceLabel(id: string | null | undefined, name: string | null | undefined): HTMLSpanElement {
+  return name ? h('span', { class: 'trace-name', title: id || null }, name) : h('span', { class: 'mono' }, id || '-');
+}
+
 /** A `<time>` showing an ISO timestamp in short form (full value in the tooltip), '-' without one. */
 export function when(iso: string | null | undefined): Child {
   if (!iso) return '-';

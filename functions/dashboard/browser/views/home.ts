@@ -1,16 +1,26 @@
-// The home page: a form to open a run or batch by id, the 50 most recent runs and the campaigns.
+// The home page: a form to open a run, batch or campaign by id, the 50 most recent runs, the latest CI batches and the campaigns.
 import { api } from '../api';
 import { DASH } from '../config';
 import { h, renderKeepingFocus } from '../dom';
 import { fail } from '../failure';
 import { isActive, num, pct } from '../format';
 import { poll } from '../polling';
-import type { Campaign, Page, Run } from '../types';
-import { numCell, row, runLink, runStatusBadges, table, when } from '../widgets';
+import type { BatchListItem, Campaign, Page, Run } from '../types';
+import { campaignLink, link, numCell, row, runLink, runStatusBadges, table, traceLabel, when } from '../widgets';
+import { batchesTable } from './batch-list';
+
+/** CI batches shown on the home page; the batches page lists them all. */
+const HOME_BATCHES = 10;
 
 function openForm(): HTMLFormElement {
-  const input = h('input', { id: 'open-id', name: 'id', type: 'text', spellcheck: 'false', placeholder: 'run or batch id' });
-  const kind = h('select', { id: 'open-kind', name: 'kind' }, h('option', { value: 'runs' }, 'Run'), h('option', { value: 'batches' }, 'CI batch'));
+  const input = h('input', { id: 'open-id', name: 'id', type: 'text', spellcheck: 'false', placeholder: 'run, batch or campaign id' });
+  const kind = h(
+    'select',
+    { id: 'open-kind', name: 'kind' },
+    h('option', { value: 'runs' }, 'Run'),
+    h('option', { value: 'batches' }, 'CI batch'),
+    h('option', { value: 'campaigns' }, 'Campaign'),
+  );
   const onsubmit = (ev: Event): void => {
     ev.preventDefault();
     const id = input.value.trim();
@@ -18,7 +28,7 @@ function openForm(): HTMLFormElement {
   };
   return h(
     'form',
-    { class: 'inline', role: 'search', 'aria-label': 'Open a run or CI batch', onsubmit },
+    { class: 'inline', role: 'search', 'aria-label': 'Open a run, CI batch or campaign', onsubmit },
     h('div', null, h('label', { for: 'open-kind' }, 'Kind'), kind),
     h('div', null, h('label', { for: 'open-id' }, 'Id'), input),
     h('button', { type: 'submit' }, 'Open'),
@@ -27,12 +37,12 @@ function openForm(): HTMLFormElement {
 
 function runRow(r: Run, names: ReadonlyMap<string, string>): HTMLTableRowElement {
   const s = r.summary || {};
-  const name = r.campaign_id ? names.get(r.campaign_id) : undefined;
   return row([
     h('span', { class: 'mono' }, runLink(r.run_id)),
+    traceLabel(r.trace_id, r.trace_name),
     runStatusBadges(r.status, s.unsafe_count),
     r.source || '-',
-    name ? h('span', { title: r.campaign_id }, name) : h('span', { class: 'mono' }, r.campaign_id),
+    campaignLink(r.campaign_id, r.campaign_id ? names.get(r.campaign_id) : null),
     numCell(num(s.attempt_count)),
     numCell(pct(s.pass_rate)),
     numCell(num(s.unsafe_count)),
@@ -42,7 +52,7 @@ function runRow(r: Run, names: ReadonlyMap<string, string>): HTMLTableRowElement
 
 function campaignRow(c: Campaign): HTMLTableRowElement {
   return row([
-    c.name,
+    campaignLink(c.campaign_id, c.name || null),
     h('span', { class: 'mono' }, c.campaign_id),
     c.target?.type ? c.target.type : '-',
     numCell(num((c.mutations || []).length)),
@@ -56,12 +66,17 @@ function campaignRow(c: Campaign): HTMLTableRowElement {
 export function homeView(): Promise<void> {
   document.title = 'rts dashboard';
   return poll(async () => {
-    const [runPage, campaignPage] = await Promise.all([api<Page<Run>>('/v1/runs?limit=50'), api<Page<Campaign>>('/v1/campaigns')]);
+    const [runPage, campaignPage, batchPage] = await Promise.all([
+      api<Page<Run>>('/v1/runs?limit=50'),
+      api<Page<Campaign>>('/v1/campaigns'),
+      api<Page<BatchListItem>>(`/v1/ci/batches?limit=${HOME_BATCHES}`),
+    ]);
     const runs = runPage.items || [];
+    const batches = batchPage.items || [];
     const campaigns = campaignPage.items || [];
     const names = new Map<string, string>();
     for (const c of campaigns) if (c.name) names.set(c.campaign_id, c.name);
-    const active = runs.some((r) => isActive(r.status));
+    const active = runs.some((r) => isActive(r.status)) || batches.some((b) => isActive(b.status));
     renderKeepingFocus([
       h('h1', null, 'Dashboard'),
       h('div', { class: 'panel' }, openForm()),
@@ -70,6 +85,7 @@ export function homeView(): Promise<void> {
         'The 50 most recent runs, newest first',
         [
           'Run',
+          'Trace',
           'Status',
           'Source',
           'Campaign',
@@ -82,6 +98,13 @@ export function homeView(): Promise<void> {
         'No runs yet. Queue one with POST /v1/runs or rts ci run.',
       ),
       active ? h('p', { class: 'status-line', 'aria-live': 'polite' }, 'Refreshing every 2 s while runs are in progress.') : null,
+      h('h2', null, 'Latest CI batches'),
+      batchesTable(
+        `The ${HOME_BATCHES} latest CI batches, newest first`,
+        { items: batches, pages: 1, next: null },
+        { names, withCampaign: true, emptyText: 'No CI batch yet. Submit one with rts ci run or POST /v1/ci/runs.', onMore: () => undefined },
+      ),
+      h('p', null, link('/batches', 'All CI batches')),
       h('h2', null, 'Campaigns'),
       table(
         'Campaigns, newest first',

@@ -1,6 +1,6 @@
 // Sections of the run page besides the transcript: an attempt's failed checks, the CI verdict, the security events table.
 import { h, type Child } from '../dom';
-import { badgeKind, compact, num, safeUrl } from '../format';
+import { badgeKind, compact, num, safeUrl, thresholdsText } from '../format';
 import type { AttemptDetail, CiRun, ScoredAttempt, SecurityEvents } from '../types';
 import { badge, batchLink, meta, numCell, row, table } from '../widgets';
 
@@ -42,7 +42,7 @@ export function ciPanel(ci: CiRun | null): Child {
     meta([
       ['Decision', badge(ci.decision || 'pending')],
       ['Reasons', reasons],
-      ['Thresholds', `min_pass_rate ${num(t.min_pass_rate)}, max_unsafe ${num(t.max_unsafe)}, max_failures ${num(t.max_failures)}`],
+      ['Thresholds', thresholdsText(t as Record<string, unknown>)],
       ['Batch', ci.ci_batch_id ? h('span', { class: 'mono' }, batchLink(ci.ci_batch_id)) : null],
       ['Commit', md.commit ? h('span', { class: 'mono' }, md.commit) : null],
       ['Branch', md.branch || null],

@@ -5,7 +5,7 @@ import { fail } from '../failure';
 import { duration, isActive, num, pct } from '../format';
 import { poll } from '../polling';
 import type { AttemptDetail, CiRun, Page, Run, ScoredAttempt, SecurityEvents } from '../types';
-import { badge, batchLink, card, crumbs, link, meta, numCell, row, runStatusBadges, table, when } from '../widgets';
+import { badge, batchLink, campaignLink, card, crumbs, link, meta, numCell, row, runStatusBadges, table, traceLabel, when } from '../widgets';
 import { ciPanel, failedChecks, securityTable } from './run-sections';
 import { transcriptBlock } from './transcript';
 
@@ -67,6 +67,7 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
   renderKeepingFocus([
     crumbs([link('', 'Dashboard'), 'Run']),
     h('h1', null, h('span', null, 'Run ', h('span', { class: 'mono' }, run.run_id)), runStatusBadges(run.status, s.unsafe_count)),
+    run.trace_name ? h('p', { class: 'subtitle' }, 'Trace ', h('strong', { class: 'trace-name' }, run.trace_name)) : null,
     isActive(run.status) ? h('p', { class: 'status-line', 'aria-live': 'polite' }, `The run is ${run.status}; refreshing every 2 s.`) : null,
     run.error ? h('div', { class: 'alert alert-bad', role: 'alert' }, h('strong', null, 'Run error'), run.error) : null,
     h(
@@ -81,8 +82,13 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
       card('Security events', num(s.security_events_count)),
     ),
     meta([
-      ['Trace', h('span', { class: 'mono' }, run.trace_id)],
-      ['Campaign', h('span', { class: 'mono' }, run.campaign_id)],
+      [
+        'Trace',
+        run.trace_name
+          ? [traceLabel(run.trace_id, run.trace_name), ' ', h('span', { class: 'mono muted' }, run.trace_id)]
+          : traceLabel(run.trace_id, null),
+      ],
+      ['Campaign', campaignLink(run.campaign_id)],
       ['Source', run.source || null],
       ['CI batch', run.ci_batch_id ? h('span', { class: 'mono' }, batchLink(run.ci_batch_id)) : null],
       ['Run-pack', run.pack_id ? h('span', { class: 'mono' }, run.pack_id) : null],
