@@ -45,7 +45,7 @@ h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
 .table-wrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--border); border-radius: 8px; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; padding: .6rem .9rem; font-weight: 600; caption-side: top; }
-th, td { text-align: left; padding: .45rem .75rem; border-top: 1px solid var(--border); vertical-align: top; }
+th, td { text-align: left; padding: .45rem .6rem; border-top: 1px solid var(--border); vertical-align: top; }
 thead th { background: #f6f8fa; font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
 td .mono, td time, td .badge { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }

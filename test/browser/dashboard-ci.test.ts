@@ -60,6 +60,8 @@ function scenarioTrace(name: string, marker: string) {
 
 const NAMES = { stable: 'stable refund', regress: 'refund under shouting', fixme: 'refund fixed on the branch', flaky: 'coin-flip refund', xss: XSS };
 const CAMPAIGN_NAME = 'statistics audit';
+/** A batch's link in a list, which shows a short id. */
+const batchAnchor = (id: string) => `a[href="/dashboard/batches/${id}"]`;
 
 let svc: TestService;
 let browser: Browser;
@@ -128,23 +130,22 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       await page.goto(`${svc.url}/dashboard/batches${fragment(svc)}`);
 
       const list = page.getByRole('table', { name: 'CI batches, newest first' });
-      await list.getByRole('link', { name: head.ci_batch_id }).waitFor();
+      await list.locator(batchAnchor(head.ci_batch_id)).waitFor();
       await expect(list.locator('tbody tr').count()).resolves.toBe(2);
       await page.getByRole('button', { name: 'Load more' }).click();
-      await list.getByRole('link', { name: base.ci_batch_id }).waitFor();
+      await list.locator(batchAnchor(base.ci_batch_id)).waitFor();
       expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
       const rows = list.locator('tbody tr');
-      const links = await rows.locator('td:first-child a').allTextContents();
-      expect(links).toEqual([orphan.ci_batch_id, head.ci_batch_id, base.ci_batch_id]);
-      const headRow = rows.filter({ hasText: head.ci_batch_id });
-      await expect(headRow.getByRole('link', { name: head.ci_batch_id }).getAttribute('href')).resolves.toBe(
-        `/dashboard/batches/${head.ci_batch_id}`,
-      );
+      const links = await rows.locator('td:first-child a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(links).toEqual([orphan, head, base].map((b) => `/dashboard/batches/${b.ci_batch_id}`));
+      const headRow = rows.filter({ has: page.locator(batchAnchor(head.ci_batch_id)) });
+      await expect(headRow.locator('td:first-child a').textContent()).resolves.toBe(`${head.ci_batch_id.slice(0, 8)}\u2026`);
       await headRow.getByText('feature/refunds').waitFor();
-      await headRow.getByText('b'.repeat(12), { exact: true }).waitFor();
+      await headRow.getByText('b'.repeat(7), { exact: true }).waitFor();
       await headRow.getByText('1 regressed').waitFor();
-      await headRow.getByText(`${Math.round(head.pass_hat_k * 1000) / 10}%`).waitFor();
+      await headRow.getByText(`${Math.round(head.pass_hat_k * 1000) / 10}%`, { exact: true }).waitFor();
       await expect(headRow.getByRole('link', { name: CAMPAIGN_NAME }).getAttribute('href')).resolves.toBe(`/dashboard/campaigns/${campaignId}`);
+      await page.screenshot({ path: '/tmp/dashboard-batches.png', fullPage: true });
       await context.close();
     });
 
@@ -153,7 +154,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
       await page
         .getByRole('table', { name: /latest CI batches/ })
-        .getByRole('link', { name: head.ci_batch_id })
+        .locator(batchAnchor(head.ci_batch_id))
         .waitFor();
       await expect(page.getByRole('link', { name: 'All CI batches' }).getAttribute('href')).resolves.toBe('/dashboard/batches');
 
@@ -163,7 +164,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
 
       await page.getByRole('heading', { level: 1, name: 'CI batches of branch main' }).waitFor();
       const list = page.getByRole('table', { name: 'CI batches, newest first' });
-      await list.getByRole('link', { name: base.ci_batch_id }).waitFor();
+      await list.locator(batchAnchor(base.ci_batch_id)).waitFor();
       await expect(list.locator('tbody tr').count()).resolves.toBe(1);
       await context.close();
     });
@@ -191,6 +192,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       await expect(batches.locator('tbody tr').count()).resolves.toBe(3);
       expect(await page.locator('img').count()).toBe(0);
       expect(dialogs).toEqual([]);
+      await page.screenshot({ path: '/tmp/dashboard-campaign.png', fullPage: true });
       await context.close();
     });
   });

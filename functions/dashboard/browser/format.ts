@@ -21,9 +21,9 @@ export function thresholdsText(t: Readonly<Record<string, unknown>> | null | und
   return parts.length ? parts.join(', ') : 'none';
 }
 
-/** The first 12 characters of a commit hash (the whole value when shorter). */
+/** A commit hash's first 7 characters, as git abbreviates it (any other value as it is). */
 export function shortCommit(commit: string): string {
-  return /^[0-9a-f]{13,}$/i.test(commit) ? commit.slice(0, 12) : commit;
+  return /^[0-9a-f]{8,}$/i.test(commit) ? commit.slice(0, 7) : commit;
 }
 
 /** A finite number as text, '-' otherwise. */

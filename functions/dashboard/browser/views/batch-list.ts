@@ -45,12 +45,17 @@ export function anyBatchActive(st: BatchPages): boolean {
   return st.items.some((b) => isActive(b.status));
 }
 
+/** The first 8 characters of an id, enough to tell batches apart in a list (the batch page shows it whole). */
+function shortId(id: string): string {
+  return id.length > 9 ? `${id.slice(0, 8)}\u2026` : id;
+}
+
 function batchRow(b: BatchListItem, names: ReadonlyMap<string, string>, withCampaign: boolean): HTMLTableRowElement {
   const md = b.metadata || {};
   const done = b.status === 'done';
   const regressed = b.regressed_count;
   return row([
-    h('span', { class: 'mono' }, batchLink(b.ci_batch_id)),
+    h('span', { class: 'mono', title: b.ci_batch_id }, batchLink(b.ci_batch_id, shortId(b.ci_batch_id))),
     badge(b.status || 'unknown'),
     badge(b.decision || 'pending'),
     numCell(done ? pct(b.pass_rate) : '-'),
