@@ -53,7 +53,7 @@ export function batchesView(): Promise<void> {
   }
 
   return poll(async () => {
-    const [pages, campaigns] = await Promise.all([loadBatchPages(query, st.pages), api<Page<Campaign>>('/v1/campaigns')]);
+    const [pages, campaigns] = await Promise.all([loadBatchPages(query, st.pages), api<Page<Campaign>>('/v1/campaigns?limit=100')]);
     for (const c of campaigns.items || []) if (c.name) names.set(c.campaign_id, c.name);
     st = pages;
     render();
