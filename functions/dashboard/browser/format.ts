@@ -14,10 +14,10 @@ export function deltaPct(x: unknown): string {
 }
 
 /** The thresholds that are set, as `name value` pairs joined by commas; 'none' when there are none. */
-export function thresholdsText(t: Readonly<Record<string, unknown>> | null | undefined): string {
-  const parts = Object.keys(t || {})
-    .filter((k) => typeof t?.[k] === 'number')
-    .map((k) => `${k} ${String(t?.[k])}`);
+export function thresholdsText(t: object | null | undefined): string {
+  const parts = Object.entries(t || {})
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => `${k} ${String(v)}`);
   return parts.length ? parts.join(', ') : 'none';
 }
 

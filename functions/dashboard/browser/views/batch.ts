@@ -78,7 +78,7 @@ function render(st: BatchState, b: CiBatch, onFilter: (f: ScenarioFilter) => voi
       ['Campaign', campaignLink(b.campaign_id, st.campaignName)],
       ...metadataPairs(b.metadata),
       ['Baseline', baselineValue(b)],
-      ['Thresholds', thresholdsText(b.thresholds as Record<string, unknown> | undefined)],
+      ['Thresholds', thresholdsText(b.thresholds)],
       ['First run', b.run_id ? h('span', { class: 'mono' }, runLink(b.run_id)) : null],
       ['Created', when(b.created_at)],
       ['Completed', b.completed_at ? when(b.completed_at) : null],

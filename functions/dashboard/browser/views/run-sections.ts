@@ -27,7 +27,6 @@ export function failedChecks(a: ScoredAttempt, detail: AttemptDetail | undefined
 /** The CI verdict of a CI run (decision, reasons, thresholds, batch, commit, pipeline); nothing for other runs. */
 export function ciPanel(ci: CiRun | null): Child {
   if (!ci) return null;
-  const t = ci.thresholds || {};
   const md = ci.metadata || {};
   const pipeline = safeUrl(md.pipeline_url);
   const reasons = ci.reasons?.length
@@ -42,7 +41,7 @@ export function ciPanel(ci: CiRun | null): Child {
     meta([
       ['Decision', badge(ci.decision || 'pending')],
       ['Reasons', reasons],
-      ['Thresholds', thresholdsText(t as Record<string, unknown>)],
+      ['Thresholds', thresholdsText(ci.thresholds)],
       ['Batch', ci.ci_batch_id ? h('span', { class: 'mono' }, batchLink(ci.ci_batch_id)) : null],
       ['Commit', md.commit ? h('span', { class: 'mono' }, md.commit) : null],
       ['Branch', md.branch || null],
