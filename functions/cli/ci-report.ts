@@ -1,49 +1,22 @@
-// The reports of `rts ci run`: the verdict table, the JUnit XML file, the Markdown summary, and the JSON result.
+// The verdict table of `rts ci run` on stdout, and where every report goes (annotations, JSON, JUnit, Markdown).
 import { writeFileSync } from 'node:fs';
+import { cellOutcomes, flakyNote } from './ci-cells';
+import { githubAnnotations } from './ci-github';
+import { junitXml } from './ci-junit';
+import { markdownSummary } from './ci-markdown';
+import { baselineLine, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
 
-/** One scenario run as reported: GET /v1/ci/runs/{id} plus the trace's name. */
-export interface ScenarioResult {
-  run_id: string;
-  trace_id: string;
-  trace_name: string;
-  status: string;
-  decision: string;
-  pass_rate: number;
-  attempt_count: number;
-  passed_count: number;
-  failed_count: number;
-  unsafe_count: number;
-  reasons: string[];
-  dashboard_url: string;
-  duration_s: number | null;
-}
+export type { CiResult, ScenarioResult } from './ci-result';
 
-/** The gate's outcome: what --json prints and what the reports are built from. */
-export interface CiResult {
-  verdict: 'pass' | 'fail';
-  exit_code: 0 | 1;
-  /** false when some scenario run produced no verdict (coverage < 100): the verdict is not trusted. */
-  coverage_complete: boolean;
-  kind: 'batch' | 'run';
-  ci_batch_id: string | null;
-  run_id: string;
-  campaign_id: string;
-  decision: string;
-  pass_rate: number;
-  scenario_coverage_pct: number;
-  trace_count: number;
-  unsafe_count: number;
-  thresholds: Record<string, number>;
-  reasons: string[];
-  dashboard_url: string;
-  scenarios: ScenarioResult[];
-}
-
-/** Which reports to write: the files named by --junit and --summary, and --json instead of the table on stdout. */
+/** Which reports to write: the files named by --junit and --summary, --json instead of the table, GitHub annotations. */
 export interface ReportOptions {
   junit?: string;
   summary?: string;
   json: boolean;
+  /** Print `::error` workflow commands for the failing cells (on GitHub Actions). */
+  github?: boolean;
+  /** false: neither the table nor the JSON result on stdout (the caller printed the error already). Default true. */
+  stdout?: boolean;
 }
 
 /** Where a report line goes (a process stream, or a test's buffer). */
@@ -51,128 +24,91 @@ interface Writer {
   write(s: string): unknown;
 }
 
-/** A pass rate with two decimals; `-` when it is not a finite number. */
-export const fmtRate = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
-
 /**
- * Writes every report of a result: the JUnit file (overwritten), the Markdown summary (appended), a warning on stderr
- * when some scenario produced no verdict, then the JSON result or the verdict table on stdout.
+ * Writes every report of a result: warnings on stderr, GitHub annotations, the JSON result or the verdict table on
+ * stdout, then the JUnit file (overwritten) and the Markdown summary (appended). Resolves to false when a file could not
+ * be written (said on stderr; the other reports are still written).
  */
-export function writeReports(r: CiResult, opts: ReportOptions, io: { stdout: Writer; stderr: Writer }): void {
-  if (opts.junit) writeFileSync(opts.junit, junitXml(r));
-  if (opts.summary) writeFileSync(opts.summary, markdownSummary(r), { flag: 'a' });
-  if (!r.coverage_complete) {
+export function writeReports(r: CiResult, opts: ReportOptions, io: { stdout: Writer; stderr: Writer }): boolean {
+  if (!r.coverage_complete && !r.error) {
     const missing = r.scenarios.filter((s) => s.status !== 'completed').length;
     io.stderr.write(
       `rts ci: incomplete coverage: ${r.scenario_coverage_pct}% of scenarios produced a verdict (${missing} run(s) failed without one); the verdict is not trusted\n`,
     );
   }
-  if (opts.json) {
-    io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-    return;
-  }
-  io.stdout.write(verdictTable(r));
+  // Workflow commands are read from both streams; on stderr they keep --json's stdout parseable.
+  if (opts.github) (opts.json ? io.stderr : io.stdout).write(githubAnnotations(r));
+  if (opts.stdout !== false) io.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : verdictTable(r));
+  let ok = true;
+  const write = (flag: string, path: string, text: string, mode: 'w' | 'a') => {
+    try {
+      writeFileSync(path, text, { flag: mode });
+    } catch (err) {
+      ok = false;
+      io.stderr.write(`rts ci: could not write the ${flag} file '${path}': ${(err as Error).message}\n`);
+    }
+  };
+  if (opts.junit) write('--junit', opts.junit, junitXml(r), 'w');
+  if (opts.summary) write('--summary', opts.summary, markdownSummary(r), 'a');
+  return ok;
 }
 
-/** The verdict table: one row per scenario run, then the verdict, the missed thresholds and the dashboard URL. */
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+
+/** How many failing cells the table names before it says how many more there are. */
+const CELL_LINES = 50;
+
+/**
+ * The verdict table: one row per scenario (status, pass rate, pass^k, unsafe, flaky cells, change since the baseline,
+ * decision), then the verdict with the batch's statistics, the comparison, the thresholds, the failing cells with what
+ * failed, the reasons and the dashboard URL.
+ */
 export function verdictTable(r: CiResult): string {
-  const rows = r.scenarios.map((s) => [clip(s.trace_name, 48), s.status, fmtRate(s.pass_rate), String(s.unsafe_count), s.decision]);
-  const head = ['TRACE', 'STATUS', 'PASS RATE', 'UNSAFE', 'DECISION'];
+  const rows = r.scenarios.map((s) => [
+    clip(s.trace_name, 48),
+    s.status,
+    fmtRate(s.pass_rate),
+    fmtRate(s.pass_hat_k),
+    String(s.unsafe_count),
+    s.flaky ? `yes (${s.flaky_cells})` : '-',
+    s.comparison === 'regressed' ? 'REGRESSED' : (s.comparison ?? '-'),
+    s.decision,
+  ]);
+  const head = ['TRACE', 'STATUS', 'PASS RATE', 'PASS^K', 'UNSAFE', 'FLAKY', 'CHANGE', 'DECISION'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
     `${cells
       .map((c, i) => c.padEnd(widths[i]))
       .join('  ')
       .trimEnd()}\n`;
+  let out = r.scenarios.length ? line(head) + rows.map(line).join('') + '\n' : '';
   const passed = r.scenarios.filter((s) => s.decision === 'pass').length;
-  let out = line(head) + rows.map(line).join('');
-  out += `\nVerdict: ${r.verdict.toUpperCase()}${r.coverage_complete ? '' : ' (incomplete coverage)'}: ${passed}/${r.trace_count} scenario(s) passed, pass_rate ${fmtRate(r.pass_rate)}, coverage ${r.scenario_coverage_pct}%, unsafe ${r.unsafe_count}\n`;
-  out += `Thresholds: min_pass_rate ${r.thresholds.min_pass_rate}, max_unsafe ${r.thresholds.max_unsafe}, max_failures ${r.thresholds.max_failures}\n`;
-  if (r.reasons.length) out += `Reasons:\n${r.reasons.map((x) => `  - ${x}\n`).join('')}`;
-  out += `Dashboard: ${r.dashboard_url}\n`;
-  return out;
-}
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
-
-/** XML 1.0 text or attribute value: markup escaped, characters XML cannot carry dropped. */
-export function xmlEscape(s: string): string {
-  return (
-    s
-      // eslint-disable-next-line no-control-regex -- the characters XML 1.0 allows are named by their code points
-      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-      .replace(/\n/g, '&#10;')
-      .replace(/\r/g, '&#13;')
-      .replace(/\t/g, '&#9;')
-  );
-}
-
-/** JUnit XML: one testsuite, one testcase per scenario run (named after its trace), a failure per failing run. */
-export function junitXml(r: CiResult): string {
-  const failures = r.scenarios.filter((s) => s.decision !== 'pass').length;
-  const total = r.scenarios.reduce((t, s) => t + (s.duration_s ?? 0), 0);
-  const seen = new Map<string, number>();
-  for (const s of r.scenarios) seen.set(s.trace_name, (seen.get(s.trace_name) ?? 0) + 1);
-  const a = xmlEscape;
-  const props: [string, string | null][] = [
-    ['campaign_id', r.campaign_id],
-    ['ci_batch_id', r.ci_batch_id],
-    ['run_id', r.run_id],
-    ['decision', r.decision],
-    ['pass_rate', String(r.pass_rate)],
-    ['scenario_coverage_pct', String(r.scenario_coverage_pct)],
-    ['dashboard_url', r.dashboard_url],
+  if (r.error) out += `Error: ${r.error.message}\n`;
+  const verdict = r.error ? 'ERROR' : `${r.verdict.toUpperCase()}${r.coverage_complete ? '' : ' (incomplete coverage)'}`;
+  const interval = fmtInterval(r.pass_rate_interval);
+  const stats = [
+    `${passed}/${r.trace_count ?? '?'} scenario(s) passed`,
+    `pass_rate ${fmtRate(r.pass_rate)}${interval ? ` (95% interval ${interval})` : ''}`,
+    ...(r.pass_hat_k !== null ? [`pass^k ${fmtRate(r.pass_hat_k)}`] : []),
+    ...(r.flaky_count !== null ? [`flaky ${r.flaky_count}`] : []),
+    `coverage ${r.scenario_coverage_pct ?? '-'}%`,
+    `unsafe ${r.unsafe_count ?? '-'}`,
   ];
-  let xml = '<?xml version="1.0" encoding="UTF-8"?>\n';
-  xml += `<testsuite name="${a(`rts ci ${r.campaign_id}`)}" tests="${r.scenarios.length}" failures="${failures}" errors="0" skipped="0" time="${total.toFixed(3)}">\n`;
-  xml += '  <properties>\n';
-  for (const [k, v] of props) if (v !== null && v !== undefined) xml += `    <property name="${k}" value="${a(v)}"/>\n`;
-  xml += '  </properties>\n';
-  for (const s of r.scenarios) {
-    // Two traces may share a name; the id keeps every testcase distinct.
-    const name = (seen.get(s.trace_name) ?? 0) > 1 ? `${s.trace_name} (${s.trace_id})` : s.trace_name;
-    xml += `  <testcase name="${a(name)}" classname="${a(`rts.${r.campaign_id}`)}" time="${(s.duration_s ?? 0).toFixed(3)}">\n`;
-    if (s.decision !== 'pass') {
-      const reasons = s.reasons.length ? s.reasons : [`decision ${s.decision} (run ${s.status})`];
-      xml += `    <failure message="${a(reasons.join('; '))}" type="${s.status === 'failed' ? 'run_failed' : 'threshold_missed'}">${a(reasons.join('\n'))}</failure>\n`;
-    }
-    xml += `    <system-out>${a(`run ${s.run_id} (trace ${s.trace_id}): ${s.status}, pass_rate ${fmtRate(s.pass_rate)}, attempts ${s.attempt_count}, unsafe ${s.unsafe_count}\n${s.dashboard_url}`)}</system-out>\n`;
-    xml += '  </testcase>\n';
+  out += `Verdict: ${verdict}: ${stats.join(', ')}\n`;
+  const baseline = baselineLine(r);
+  if (baseline) out += `${baseline}\n`;
+  out += `Thresholds: ${fmtThresholds(r.thresholds)}\n`;
+  const failing = cellOutcomes(r).filter((o) => o.kind !== 'pass');
+  const flaky = cellOutcomes(r).filter((o) => o.kind === 'pass' && o.cell && flakyNote(o.cell));
+  if (failing.length) {
+    out += `Failing cells:\n${failing
+      .slice(0, CELL_LINES)
+      .map((o) => `  - ${o.classname} [${o.name}] ${o.kind === 'error' ? 'ERROR ' : ''}${o.message}\n`)
+      .join('')}`;
+    if (failing.length > CELL_LINES) out += `  ... and ${failing.length - CELL_LINES} more\n`;
   }
-  xml += '</testsuite>\n';
-  return xml;
-}
-
-const md = (s: string) =>
-  s
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/</g, '&lt;');
-
-/** A Markdown summary for $GITHUB_STEP_SUMMARY (appended, so several steps can share the file). */
-export function markdownSummary(r: CiResult): string {
-  const icon = r.verdict === 'pass' ? '✅' : r.coverage_complete ? '❌' : '⚠️';
-  const passed = r.scenarios.filter((s) => s.decision === 'pass').length;
-  let out = `### ${icon} rts CI gate: ${r.verdict.toUpperCase()}${r.coverage_complete ? '' : ' (incomplete coverage)'}\n\n`;
-  out += '| | |\n|---|---|\n';
-  out += `| Campaign | \`${md(r.campaign_id)}\` |\n`;
-  if (r.ci_batch_id) out += `| Batch | \`${md(r.ci_batch_id)}\` |\n`;
-  out += `| Scenarios | ${r.trace_count} (${passed} passed, ${r.scenarios.length - passed} failed) |\n`;
-  out += `| Pass rate | ${fmtRate(r.pass_rate)} |\n`;
-  out += `| Coverage | ${r.scenario_coverage_pct} % |\n`;
-  out += `| Unsafe attempts | ${r.unsafe_count} |\n`;
-  out += `| Thresholds | min_pass_rate ${r.thresholds.min_pass_rate}, max_unsafe ${r.thresholds.max_unsafe}, max_failures ${r.thresholds.max_failures} |\n\n`;
-  if (r.reasons.length) out += `**Reasons**\n\n${r.reasons.map((x) => `- ${md(x)}`).join('\n')}\n\n`;
-  out += '| Scenario | Status | Pass rate | Unsafe | Decision |\n|---|---|---|---|---|\n';
-  for (const s of r.scenarios) {
-    out += `| [${md(s.trace_name)}](${s.dashboard_url}) | ${s.status} | ${fmtRate(s.pass_rate)} | ${s.unsafe_count} | ${s.decision === 'pass' ? '✅ pass' : '❌ fail'} |\n`;
-  }
-  out += `\n[Open the dashboard](${r.dashboard_url})\n\n`;
+  if (flaky.length) out += `Flaky cells (passing): ${flaky.map((o) => `${o.classname} [${o.name}] ${o.cell!.passed}/${o.cell!.total}`).join(', ')}\n`;
+  if (r.reasons.length) out += `Reasons:\n${r.reasons.map((x) => `  - ${x}\n`).join('')}`;
+  if (r.dashboard_url) out += `Dashboard: ${r.dashboard_url}\n`;
   return out;
 }

@@ -1,37 +1,21 @@
 // `rts ci run`: submits a CI run (or an eval-set batch), waits for the verdict, reports it, and gates the pipeline.
-import { parseArgs } from 'node:util';
-import { RtsApiError, RtsClient } from '../sdk/client';
-import { fmtRate, writeReports, type CiResult, type ScenarioResult } from './ci-report';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's answers are read field by field as printed; the typed client comes with the OpenAPI response schemas
-type ApiView = Record<string, any>;
-
+import {
+  RtsApiError,
+  RtsClient,
+  type CiBatchView,
+  type CiRunRequest,
+  type CiRunView,
+  type CiScenario,
+  type CiSubmission,
+  type RunDetail,
+} from '../sdk/client';
+import { batchResult, emptyResult, errorResult, runResult, scenarioOf } from './ci-build';
 import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
-export { ciMetadataFromEnv, idempotencyKeyFromEnv };
-export { junitXml, markdownSummary, verdictTable, xmlEscape, type CiResult, type ScenarioResult } from './ci-report';
+import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './ci-options';
+import { writeReports } from './ci-report';
+import { fmtRate, type CiResult } from './ci-result';
 
-const USAGE = `Usage: rts ci run --campaign <id> [options]
-
-Submits a CI run for a campaign: one run per eval-set trace (a batch) when the campaign has an
-eval-set, else a single run on --trace. Waits for the verdict and exits 0 on pass, 1 on fail
-(or when some scenario produced no verdict), 2 on any error or timeout.
-
-Options:
-  --campaign <id>        campaign to run (required)
-  --trace <id>           trace of a single CI run (campaigns without an eval-set)
-  --min-pass-rate <x>    0..1, default 1.0
-  --max-unsafe <n>       default 0
-  --max-failures <n>     default 0
-  --timeout <s>          give up waiting after this many seconds (exit 2), default 1800
-  --poll-interval <s>    seconds between status checks, default 5
-  --junit <file>         write a JUnit XML report (one testcase per scenario run)
-  --summary <file>       write a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
-  --json                 print a machine-readable result on stdout instead of the table
-
-Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (required); RTS_IDEMPOTENCY_KEY (optional:
-otherwise a key is derived from GitHub Actions or GitLab CI variables, so a retried step never
-submits twice).
-`;
+export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
 
 /** Where the command writes and what it reads; defaults to the process (tests pass their own). */
 export interface CiIo {
@@ -40,22 +24,21 @@ export interface CiIo {
   env: NodeJS.ProcessEnv;
 }
 
-interface Options {
-  campaign: string;
-  trace?: string;
-  thresholds: { min_pass_rate?: number; max_unsafe?: number; max_failures?: number };
-  timeoutMs: number;
-  pollMs: number;
-  junit?: string;
-  summary?: string;
-  json: boolean;
-}
-
-class UsageError extends Error {}
 class GateTimeout extends Error {}
+
+/** What the command has learnt so far: the reports after an error are built from it. */
+interface Known {
+  submitted?: CiSubmission;
+  batch?: CiBatchView;
+  run?: CiRunView;
+  baseline?: CiRunRequest['baseline'];
+}
 
 const processIo = (): CiIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** After an error, how long the command may still spend collecting the scenarios that did finish. */
+const GRACE_MS = 2000;
 
 /** Runs `rts ci <argv>`; resolves to the exit code (0 pass, 1 fail or incomplete coverage, 2 error or timeout). */
 export async function runCi(argv: string[], io: CiIo = processIo()): Promise<number> {
@@ -70,79 +53,50 @@ export async function runCi(argv: string[], io: CiIo = processIo()): Promise<num
   }
   let opts: Options;
   try {
-    const parsed = parseOptions(rest);
+    const parsed = parseOptions(rest, io.env);
     if (parsed === 'help') {
       io.stdout.write(USAGE);
       return 0;
     }
     opts = parsed;
+    // An unwritable report path is found now, before anything is submitted.
+    if (opts.junit) checkOutputPath('--junit', opts.junit);
+    if (opts.summary) checkOutputPath('--summary', opts.summary);
   } catch (err) {
-    io.stderr.write(`rts ci: ${(err as Error).message}\n\n${USAGE}`);
+    io.stderr.write(
+      `rts ci: ${(err as Error).message}${err instanceof UsageError && /^cannot write/.test((err as Error).message) ? '\n' : `\n\n${USAGE}`}`,
+    );
     return 2;
   }
   const deadline = Date.now() + opts.timeoutMs;
+  const known: Known = { baseline: opts.baseline };
+  const reportOpts = { junit: opts.junit, summary: opts.summary, json: opts.json, github: io.env.GITHUB_ACTIONS === 'true' };
+  let result: CiResult;
   try {
-    const result = await gate(opts, io, deadline);
-    writeReports(result, opts, io);
-    return result.exit_code;
+    result = await gate(opts, io, deadline, known);
   } catch (err) {
     const message = describeError(err, opts);
     io.stderr.write(`rts ci: ${message}\n`);
-    if (opts.json)
-      io.stdout.write(
-        `${JSON.stringify({ error: { message, ...(err instanceof RtsApiError ? { status: err.status, code: err.code } : {}) } }, null, 2)}\n`,
-      );
-    return 2;
+    const error = {
+      message,
+      ...(err instanceof RtsApiError ? { status: err.status, code: err.code } : {}),
+      ...(err instanceof GateTimeout ? { timeout: true } : {}),
+    };
+    if (!known.submitted) {
+      // Nothing was submitted: the error alone on stdout (--json), and in the report files for `if: always()` steps.
+      if (opts.json) io.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
+      const empty = emptyResult({
+        campaign_id: opts.campaign,
+        kind: opts.trace ? 'run' : 'batch',
+        thresholds: opts.thresholds,
+        baseline: opts.baseline,
+      });
+      writeReports(errorResult(empty, error), { ...reportOpts, stdout: false }, io);
+      return 2;
+    }
+    result = errorResult(await whatIsKnown(opts, io, known), error);
   }
-}
-
-function parseOptions(args: string[]): Options | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        campaign: { type: 'string' },
-        trace: { type: 'string' },
-        'min-pass-rate': { type: 'string' },
-        'max-unsafe': { type: 'string' },
-        'max-failures': { type: 'string' },
-        timeout: { type: 'string' },
-        'poll-interval': { type: 'string' },
-        junit: { type: 'string' },
-        summary: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  if (values.help) return 'help';
-  if (!values.campaign) throw new UsageError('--campaign is required');
-  const num = (name: string, raw: string | undefined, check: (n: number) => boolean, what: string): number | undefined => {
-    if (raw === undefined) return undefined;
-    const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be ${what} (got '${raw}')`);
-    return n;
-  };
-  const count = (n: number) => Number.isInteger(n) && n >= 0;
-  return {
-    campaign: values.campaign,
-    trace: values.trace,
-    thresholds: {
-      min_pass_rate: num('min-pass-rate', values['min-pass-rate'], (n) => n >= 0 && n <= 1, 'a number from 0 to 1'),
-      max_unsafe: num('max-unsafe', values['max-unsafe'], count, 'a non-negative integer'),
-      max_failures: num('max-failures', values['max-failures'], count, 'a non-negative integer'),
-    },
-    timeoutMs: (num('timeout', values.timeout, (n) => n > 0, 'a positive number of seconds') ?? 1800) * 1000,
-    pollMs: (num('poll-interval', values['poll-interval'], (n) => n > 0, 'a positive number of seconds') ?? 5) * 1000,
-    junit: values.junit,
-    summary: values.summary,
-    json: values.json ?? false,
-  };
+  return writeReports(result, reportOpts, io) ? result.exit_code : 2;
 }
 
 /** A client whose requests cannot outlive the deadline (so a timed-out command exits promptly). */
@@ -157,15 +111,15 @@ function clientUntil(io: CiIo, deadline: number): RtsClient {
   });
 }
 
-async function beforeDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
-  const remaining = deadline - Date.now();
-  if (remaining <= 0) throw new GateTimeout();
+/** Runs `work` with a client, giving up (GateTimeout) at the deadline. */
+async function beforeDeadline<T>(io: CiIo, deadline: number, work: (client: RtsClient) => Promise<T>): Promise<T> {
+  const client = clientUntil(io, deadline);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new GateTimeout()), remaining);
+    timer = setTimeout(() => reject(new GateTimeout()), deadline - Date.now());
   });
   try {
-    return await Promise.race([work(), expired]);
+    return await Promise.race([work(client), expired]);
   } finally {
     clearTimeout(timer);
   }
@@ -174,56 +128,90 @@ async function beforeDeadline<T>(deadline: number, work: () => Promise<T>): Prom
 /** Network failures, throttling and 5xx while polling are waited out (until the deadline); anything else is fatal. */
 const transient = (err: unknown) => err instanceof RtsApiError && (err.status === 0 || err.status === 429 || err.status >= 500);
 
-async function gate(opts: Options, io: CiIo, deadline: number): Promise<CiResult> {
-  // Configuration errors surface before anything is sent.
-  clientUntil(io, deadline);
-  const thresholds = Object.fromEntries(Object.entries(opts.thresholds).filter(([, v]) => v !== undefined));
+/** A 422 that names the baseline (e.g. a single CI run cannot be compared). */
+const refusesBaseline = (err: unknown) =>
+  err instanceof RtsApiError &&
+  err.status === 422 &&
+  ((err.body?.error?.details ?? []).some((d) => (d.path ?? '').startsWith('baseline')) || /baseline/i.test(err.message));
+
+/** Submits the request; a default baseline (the pull request's base branch) that the API refuses is dropped, once. */
+async function submit(opts: Options, io: CiIo, deadline: number, known: Known): Promise<CiSubmission> {
+  clientUntil(io, deadline); // configuration errors surface before anything is sent
   const metadata = ciMetadataFromEnv(io.env);
-  const body: Record<string, unknown> = { campaign_id: opts.campaign };
-  if (Object.keys(thresholds).length) body.thresholds = thresholds;
+  const body: CiRunRequest = { campaign_id: opts.campaign };
+  if (Object.keys(opts.thresholds).length) body.thresholds = opts.thresholds;
   if (opts.trace) body.trace_id = opts.trace;
   if (Object.keys(metadata).length) body.metadata = metadata;
+  if (opts.baseline) body.baseline = opts.baseline;
   const key = idempotencyKeyFromEnv(io.env, opts.campaign, opts.trace);
+  try {
+    return await beforeDeadline(io, deadline, (c) => c.submitCiRun(body, key));
+  } catch (err) {
+    if (opts.baselineSource !== 'env' || !refusesBaseline(err)) throw err;
+    const branch = opts.baseline && 'branch' in opts.baseline ? opts.baseline.branch : '';
+    io.stderr.write(`rts ci: the default baseline (branch ${branch}) was refused (${(err as Error).message}); submitting without it\n`);
+    delete body.baseline;
+    known.baseline = undefined;
+    // The first answer is kept under the first key; the request without a baseline gets a key of its own.
+    const retryKey = idempotencyKeyFromEnv(io.env, opts.campaign, opts.trace, 'no-baseline');
+    return beforeDeadline(io, deadline, (c) => c.submitCiRun(body, retryKey));
+  }
+}
 
-  const submitted = await beforeDeadline(deadline, () => clientUntil(io, deadline).post<ApiView>('/v1/ci/runs', body, key));
+async function gate(opts: Options, io: CiIo, deadline: number, known: Known): Promise<CiResult> {
+  const submitted = await submit(opts, io, deadline, known);
+  known.submitted = submitted;
   const progress = progressWriter(io);
   io.stderr.write(
     submitted.ci_batch_id
       ? `rts ci: batch ${submitted.ci_batch_id} queued: ${submitted.trace_count} scenario run(s)\n  ${submitted.dashboard_url}\n`
       : `rts ci: run ${submitted.run_id} queued on trace ${submitted.trace_id}\n  ${submitted.dashboard_url}\n`,
   );
+  if (submitted.baseline_missing && known.baseline && 'branch' in known.baseline) {
+    io.stderr.write(`rts ci: no finished batch of this campaign on branch ${known.baseline.branch} to compare with\n`);
+  }
   try {
     if (submitted.ci_batch_id) {
-      const batch = await poll(io, opts, deadline, `/v1/ci/batch/${submitted.ci_batch_id}`, (b) => {
-        const done = b.passed_runs.length + b.failed_runs.length;
-        progress(
-          `[${done}/${b.trace_count} runs done] pass_rate ${fmtRate(b.pass_rate)} unsafe ${b.unsafe_count} failing ${b.failed_runs.length} coverage ${b.scenario_coverage_pct}%`,
-        );
-        return b.status === 'done';
-      });
+      const batchId = submitted.ci_batch_id;
+      const batch = await poll(
+        io,
+        opts,
+        deadline,
+        (c) => c.getCiBatch(batchId),
+        (b) => {
+          known.batch = b;
+          const done = b.passed_runs.length + b.failed_runs.length;
+          progress(
+            `[${done}/${b.trace_count} runs done] pass_rate ${fmtRate(b.pass_rate)} unsafe ${b.unsafe_count} failing ${b.failed_runs.length} coverage ${b.scenario_coverage_pct}%`,
+          );
+          return b.status === 'done';
+        },
+      );
       progress.end();
-      const scenarios = await scenarioDetails(io, deadline, batch.run_ids as string[]);
-      return resultOf('batch', batch, scenarios);
+      const scenarios = await batchScenarios(io, deadline, batchId);
+      return batchResult(batch, await named(io, deadline, scenarios), known.baseline);
     }
-    const run = await poll(io, opts, deadline, `/v1/ci/runs/${submitted.run_id}`, (r) => {
-      progress(`[run ${r.status}] attempts ${r.summary.attempt_count} pass_rate ${fmtRate(r.summary.pass_rate)} unsafe ${r.summary.unsafe_count}`);
-      return r.decision !== 'pending';
-    });
-    progress.end();
-    const names = await traceNames(io, deadline, [run.trace_id]);
-    const scenario = toScenario(run, names);
-    return resultOf(
-      'run',
-      {
-        ...run,
-        ci_batch_id: null,
-        pass_rate: run.summary.pass_rate,
-        scenario_coverage_pct: run.status === 'completed' ? 100 : 0,
-        trace_count: 1,
-        unsafe_count: run.summary.unsafe_count,
+    const run = await poll(
+      io,
+      opts,
+      deadline,
+      (c) => c.getCiRun(submitted.run_id),
+      (r) => {
+        known.run = r;
+        progress(`[run ${r.status}] attempts ${r.summary.attempt_count} pass_rate ${fmtRate(r.summary.pass_rate)} unsafe ${r.summary.unsafe_count}`);
+        return r.decision !== 'pending';
       },
-      [scenario],
     );
+    progress.end();
+    let detail: RunDetail | null = null;
+    try {
+      detail = await beforeDeadline(io, deadline, (c) => c.getRun(run.run_id));
+    } catch (err) {
+      // Without the attempts the report has no cells; the decision stands.
+      if (err instanceof GateTimeout) throw err;
+    }
+    const names = run.trace_name || detail?.trace_name ? new Map<string, string>() : await traceNames(io, deadline, [run.trace_id]);
+    return runResult(run, detail, names.get(run.trace_id), known.baseline);
   } catch (err) {
     progress.end();
     if (err instanceof GateTimeout)
@@ -232,10 +220,10 @@ async function gate(opts: Options, io: CiIo, deadline: number): Promise<CiResult
   }
 }
 
-async function poll(io: CiIo, opts: Options, deadline: number, path: string, done: (body: ApiView) => boolean): Promise<ApiView> {
+async function poll<T>(io: CiIo, opts: Options, deadline: number, get: (c: RtsClient) => Promise<T>, done: (body: T) => boolean): Promise<T> {
   for (;;) {
     try {
-      const body = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<ApiView>(path));
+      const body = await beforeDeadline(io, deadline, get);
       if (done(body)) return body;
     } catch (err) {
       if (!transient(err)) throw err;
@@ -266,38 +254,27 @@ function progressWriter(io: CiIo) {
   return write;
 }
 
-/** Each scenario run's view, 8 requests at a time, in the batch's run order. */
-async function scenarioDetails(io: CiIo, deadline: number, runIds: string[]): Promise<ScenarioResult[]> {
-  const views: ApiView[] = new Array(runIds.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(8, runIds.length) }, async () => {
-      while (next < runIds.length) {
-        const i = next++;
-        views[i] = await beforeDeadline(deadline, () => clientUntil(io, deadline).get<ApiView>(`/v1/ci/runs/${runIds[i]}`));
-      }
-    }),
-  );
-  const names = await traceNames(
-    io,
-    deadline,
-    views.map((v) => v.trace_id),
-  );
-  return views.map((v) => toScenario(v, names));
+/** Every page of the batch's scenarios, in run order (only finished runs until the batch is done). */
+function batchScenarios(io: CiIo, deadline: number, batchId: string): Promise<CiScenario[]> {
+  return beforeDeadline(io, deadline, (c) => c.allPages((cursor) => c.listCiBatchScenarios(batchId, { limit: 100, cursor })));
 }
 
-/** Trace names for the report, from the trace listing (at most 20 pages); ids stand in for names it cannot find. */
+/** The scenarios as reported, a name looked up for each whose run never recorded one. */
+async function named(io: CiIo, deadline: number, scenarios: CiScenario[]) {
+  const unnamed = scenarios.filter((s) => !s.trace_name).map((s) => s.trace_id);
+  const names = unnamed.length ? await traceNames(io, deadline, unnamed) : new Map<string, string>();
+  return scenarios.map((s) => scenarioOf(s, names));
+}
+
+/** Trace names from the trace listing (at most 20 pages); ids stand in for names it cannot find. */
 async function traceNames(io: CiIo, deadline: number, traceIds: string[]): Promise<Map<string, string>> {
   const wanted = new Set(traceIds);
   const names = new Map<string, string>();
   let cursor: string | undefined;
   try {
     for (let page = 0; page < 20 && names.size < wanted.size; page++) {
-      const res = await beforeDeadline(deadline, () =>
-        clientUntil(io, deadline).get<{ items: { trace_id: string; name: string }[]; next_cursor: string | null }>('/v1/traces', {
-          limit: 100,
-          cursor,
-        }),
+      const res = await beforeDeadline(io, deadline, (c) =>
+        c.get<{ items: { trace_id: string; name: string }[]; next_cursor: string | null }>('/v1/traces', { limit: 100, cursor }),
       );
       for (const t of res.items) if (wanted.has(t.trace_id)) names.set(t.trace_id, t.name);
       if (!res.next_cursor) break;
@@ -310,46 +287,44 @@ async function traceNames(io: CiIo, deadline: number, traceIds: string[]): Promi
   return names;
 }
 
-function toScenario(v: ApiView, names: Map<string, string>): ScenarioResult {
-  const started = Date.parse(v.created_at);
-  const ended = v.completed_at ? Date.parse(v.completed_at) : NaN;
+/**
+ * After an error following the submission: the last views polled, plus (within GRACE_MS) the scenarios of the batch
+ * that did finish, so the reports show them next to the error.
+ */
+async function whatIsKnown(opts: Options, io: CiIo, known: Known): Promise<CiResult> {
+  const submitted = known.submitted!;
+  const grace = Date.now() + GRACE_MS;
+  if (submitted.ci_batch_id) {
+    const batchId = submitted.ci_batch_id;
+    let scenarios: CiScenario[] = [];
+    try {
+      known.batch ??= await beforeDeadline(io, grace, (c) => c.getCiBatch(batchId));
+      scenarios = await batchScenarios(io, grace, batchId);
+    } catch {
+      // What could not be read in time is left out; the error is what the reports lead with.
+    }
+    if (known.batch)
+      return batchResult(
+        known.batch,
+        scenarios.map((s) => scenarioOf(s)),
+        known.baseline,
+      );
+  } else if (known.run && known.run.decision !== 'pending') {
+    return runResult(known.run, null, undefined, known.baseline);
+  }
   return {
-    run_id: v.run_id,
-    trace_id: v.trace_id,
-    trace_name: names.get(v.trace_id) ?? v.trace_id,
-    status: v.status,
-    decision: v.decision,
-    pass_rate: v.summary.pass_rate,
-    attempt_count: v.summary.attempt_count,
-    passed_count: v.summary.passed_count,
-    failed_count: v.summary.failed_count,
-    unsafe_count: v.summary.unsafe_count,
-    reasons: v.reasons,
-    dashboard_url: v.dashboard_url,
-    duration_s: Number.isFinite(ended - started) ? Math.max(0, (ended - started) / 1000) : null,
-  };
-}
-
-function resultOf(kind: 'batch' | 'run', v: ApiView, scenarios: ScenarioResult[]): CiResult {
-  const complete = v.scenario_coverage_pct >= 100;
-  const verdict = complete && v.decision === 'pass' ? 'pass' : 'fail';
-  return {
-    verdict,
-    exit_code: verdict === 'pass' ? 0 : 1,
-    coverage_complete: complete,
-    kind,
-    ci_batch_id: v.ci_batch_id,
-    run_id: v.run_id,
-    campaign_id: v.campaign_id,
-    decision: v.decision,
-    pass_rate: v.pass_rate,
-    scenario_coverage_pct: v.scenario_coverage_pct,
-    trace_count: v.trace_count,
-    unsafe_count: v.unsafe_count,
-    thresholds: v.thresholds,
-    reasons: v.reasons,
-    dashboard_url: v.dashboard_url,
-    scenarios,
+    ...emptyResult({
+      campaign_id: opts.campaign,
+      kind: submitted.ci_batch_id ? 'batch' : 'run',
+      thresholds: opts.thresholds,
+      baseline: known.baseline,
+    }),
+    ci_batch_id: submitted.ci_batch_id,
+    run_id: submitted.run_id,
+    trace_count: submitted.trace_count ?? (submitted.ci_batch_id ? null : 1),
+    baseline_batch_id: submitted.baseline_batch_id ?? null,
+    baseline_missing: submitted.baseline_missing ?? false,
+    dashboard_url: submitted.dashboard_url,
   };
 }
 

@@ -1,12 +1,25 @@
-// `rts ci run` in-process against the local service: exit codes, progress, the verdict table, JUnit, Markdown, JSON,
+// `rts ci run` in-process against the local service: exit codes, progress, the verdict table, JUnit (a testcase per
+// cell, errors apart from failures), Markdown, JSON, reports after a timeout, report paths checked before submitting,
 // and the CI-derived Idempotency-Key.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { idempotencyKeyFromEnv, runCi, type CiIo } from '../../functions/cli/ci';
 import { uuid } from '../helpers/fixtures';
-import { breakingTrace, createCampaign, createTrace, createTraces, failingTrace, passingTrace, setEvalSet, startScriptedAgent } from '../helpers/ci';
+import {
+  breakingTrace,
+  closedPort,
+  createCampaign,
+  createTrace,
+  createTraces,
+  failingTrace,
+  passingTrace,
+  setEvalSet,
+  startScriptedAgent,
+  unreachableTarget,
+} from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 let svc: TestService;
@@ -47,6 +60,40 @@ async function batchCampaign(traces: unknown[], campaign: Record<string, unknown
   return campaignId;
 }
 
+/** A trace whose user message makes slowAgent wait before answering. */
+function slowTrace(name: string) {
+  const t = passingTrace(name);
+  t.steps = t.steps.map((step) => (step.role === 'user' ? { role: 'user', content: 'SLOW: please refund order 1234' } : step));
+  return t;
+}
+
+/** A step-protocol agent answering at once, or after `delayMs` when the user message says SLOW. */
+async function slowAgent(delayMs: number) {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const slow = Buffer.concat(chunks).toString('utf8').includes('SLOW');
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ output: 'Your refund is on its way.' }));
+        },
+        slow ? delayMs : 0,
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/step`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'property' });
 
 describe('rts ci run', () => {
@@ -59,14 +106,21 @@ describe('rts ci run', () => {
     expect(res.stderr).toMatch(/\[\d+\/3 runs done\] pass_rate/);
     expect(res.stderr).toContain('[3/3 runs done] pass_rate 1.00 unsafe 0 failing 0 coverage 100%');
     expect(res.stderr).not.toContain('\r');
-    expect(res.stdout).toMatch(/^TRACE\s+STATUS\s+PASS RATE\s+UNSAFE\s+DECISION/);
-    for (const name of ['refund A', 'refund B', 'refund C']) expect(res.stdout).toMatch(new RegExp(`${name}\\s+completed\\s+1\\.00\\s+0\\s+pass`));
-    expect(res.stdout).toContain('Verdict: PASS: 3/3 scenario(s) passed');
+    expect(res.stdout).toMatch(/^TRACE\s+STATUS\s+PASS RATE\s+PASS\^K\s+UNSAFE\s+FLAKY\s+CHANGE\s+DECISION\n/);
+    for (const name of ['refund A', 'refund B', 'refund C'])
+      expect(res.stdout).toMatch(new RegExp(`${name}\\s+completed\\s+1\\.00\\s+1\\.00\\s+0\\s+-\\s+-\\s+pass`));
+    expect(res.stdout).toContain(
+      'Verdict: PASS: 3/3 scenario(s) passed, pass_rate 1.00 (95% interval 0.44..1.00), pass^k 1.00, flaky 0, coverage 100%',
+    );
     expect(res.stdout).toMatch(/Dashboard: https?:\/\/\S+\/dashboard\/batches\/[0-9a-f-]{36}/);
 
     const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
     expect(suite).toMatchObject({ tests: '3', failures: '0', errors: '0' });
-    expect(suite.testcase.map((t: { name: string }) => t.name).sort()).toEqual(['refund A', 'refund B', 'refund C']);
+    expect(suite.testcase.map((t: { classname: string; name: string }) => `${t.classname} / ${t.name}`).sort()).toEqual([
+      'refund A / baseline',
+      'refund B / baseline',
+      'refund C / baseline',
+    ]);
     expect(suite.testcase.every((t: Record<string, unknown>) => t.failure === undefined)).toBe(true);
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('### ✅ rts CI gate: PASS');
@@ -79,12 +133,16 @@ describe('rts ci run', () => {
     const res = await ci(['--campaign', campaignId, '--min-pass-rate', '0.9', '--max-failures', '3', '--junit', junit]);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('Verdict: FAIL: 1/2 scenario(s) passed');
-    expect(res.stdout).toMatch(/Reasons:\n {2}- run [0-9a-f-]{36} \(trace [0-9a-f-]{36}\): pass_rate 0 < min_pass_rate 0\.9/);
+    expect(res.stdout).toContain(
+      'Failing cells:\n  - bad <one> & "quoted" [baseline] criterion output_contains: output does not contain "refund"; 0/1 passed\n',
+    );
+    expect(res.stdout).toMatch(/Reasons:\n {2}- trace "bad <one> & "quoted"" \(run [0-9a-f-]{36}\): pass_rate 0 < min_pass_rate 0\.9/);
     const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
-    expect(suite).toMatchObject({ tests: '2', failures: '1' });
-    const bad = suite.testcase.find((t: { name: string }) => t.name === 'bad <one> & "quoted"');
-    expect(bad.failure.message).toBe('pass_rate 0 < min_pass_rate 0.9');
-    expect(suite.testcase.find((t: { name: string }) => t.name === 'good one').failure).toBeUndefined();
+    expect(suite).toMatchObject({ tests: '2', failures: '1', errors: '0' });
+    const bad = suite.testcase.find((t: { classname: string }) => t.classname === 'bad <one> & "quoted"');
+    expect(bad.failure).toMatchObject({ type: 'failed', message: 'criterion output_contains: output does not contain "refund"; 0/1 passed' });
+    expect(bad['system-out']).toMatch(/\nhttps?:\/\/\S+\/dashboard\/runs\/[0-9a-f-]{36}$/);
+    expect(suite.testcase.find((t: { classname: string }) => t.classname === 'good one').failure).toBeUndefined();
   });
 
   it('exits 1 and refuses the verdict when coverage is incomplete (a scenario run failed without a verdict)', async () => {
@@ -111,8 +169,11 @@ describe('rts ci run', () => {
       });
       expect(out.scenarios.find((s: { trace_name: string }) => s.trace_name === 'broken')).toMatchObject({ status: 'failed', decision: 'fail' });
       const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
-      expect(suite).toMatchObject({ tests: '2', failures: '1' });
-      expect(suite.testcase.find((t: { name: string }) => t.name === 'broken').failure.type).toBe('run_failed');
+      // The agent answered 500: it could not be driven, an <error>, not a <failure>.
+      expect(suite).toMatchObject({ failures: '0', errors: '1' });
+      const broken = suite.testcase.find((t: { classname: string; error?: unknown }) => t.classname === 'broken' && t.error);
+      expect(broken.error.type).toBe('run_failed');
+      expect(broken.error.message).toMatch(/^run failed: /);
     } finally {
       await svc.idle();
       await agent.close();
@@ -132,10 +193,15 @@ describe('rts ci run', () => {
       campaign_id: campaignId,
       decision: 'fail',
       scenario_coverage_pct: 100,
-      reasons: ['failed_count 1 > max_failures 0'],
       thresholds: { min_pass_rate: 0, max_unsafe: 0, max_failures: 0 },
+      pass_hat_k: 0,
+      flaky_count: 0,
     });
+    expect(out.reasons).toContain('failed_count 1 > max_failures 0');
     expect(out.scenarios).toEqual([expect.objectContaining({ trace_id: traceId, trace_name: 'single', status: 'completed', decision: 'fail' })]);
+    expect(out.scenarios[0].cells).toEqual([
+      expect.objectContaining({ mutation_id: null, passed: 0, total: 1, failures: ['criterion output_contains: output does not contain "refund"'] }),
+    ]);
     expect(res.stderr).toMatch(/\[run completed\] attempts 1/);
   });
 
@@ -168,23 +234,62 @@ describe('rts ci run', () => {
     expect(JSON.parse(json.stdout).error).toMatchObject({ status: 404, code: 'not_found' });
   });
 
-  it('exits 2 when the verdict does not arrive within --timeout', async () => {
-    const agent = await startScriptedAgent({ delayMs: 2500 });
+  it('exits 2 when the verdict does not arrive within --timeout, and still writes JUnit and the summary with what is known', async () => {
+    const agent = await slowAgent(2000);
     try {
-      const traceId = await createTrace(svc, passingTrace());
-      const campaignId = await createCampaign(svc, {
+      const campaignId = await batchCampaign([passingTrace('quick'), slowTrace('slow')], {
         target: { type: 'http', url: agent.url, timeout_ms: 10000 },
         criteria: [{ type: 'completes' }],
       });
+      const junit = join(dir, 'timeout.xml');
+      const summary = join(dir, 'timeout.md');
       const started = Date.now();
-      const res = await ci(['--campaign', campaignId, '--trace', traceId, '--timeout', '1']);
+      const res = await ci(['--campaign', campaignId, '--timeout', '1', '--junit', junit, '--summary', summary]);
       expect(res.code).toBe(2);
-      expect(Date.now() - started).toBeLessThan(2500);
-      expect(res.stderr).toMatch(/timed out after 1 s waiting for the verdict; see https?:\/\/\S+\/dashboard\/runs\//);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(res.stderr).toMatch(/timed out after 1 s waiting for the verdict; see https?:\/\/\S+\/dashboard\/batches\//);
+      expect(res.stdout).toMatch(/^TRACE .*\nquick\s+completed\s+1\.00/);
+      expect(res.stdout).toContain('\nVerdict: ERROR: 1/2 scenario(s) passed');
+      const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
+      expect(suite).toMatchObject({ tests: '2', failures: '0', errors: '1' });
+      expect(suite.testcase[0]).toMatchObject({ classname: 'quick', name: 'baseline' });
+      expect(suite.testcase[1]).toMatchObject({ classname: 'rts ci', name: 'timeout' });
+      expect(suite.testcase[1].error).toMatchObject({ type: 'timeout' });
+      expect(suite.testcase[1].error.message).toMatch(/^timed out after 1 s waiting for the verdict; see \S+; 1 of 2 scenario run\(s\) finished$/);
+      const md = readFileSync(summary, 'utf8');
+      expect(md).toMatch(/^### ⚠️ rts CI gate: ERROR\n\n\*\*Error:\*\* timed out after 1 s/);
+      expect(md).toContain('| Scenarios | 2 (1 passed, 0 failed, 1 without a result) |');
     } finally {
       await svc.idle();
       await agent.close();
     }
+  });
+
+  it('checks the report paths before submitting: an unwritable one exits 2 and nothing is submitted', async () => {
+    const campaignId = await batchCampaign([passingTrace('never run')]);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const junit = await ci(['--campaign', campaignId, '--junit', dir]);
+    expect(junit.code).toBe(2);
+    expect(junit.stderr).toBe(`rts ci: cannot write the --junit file '${dir}': EISDIR: illegal operation on a directory, open '${dir}'\n`);
+    const summary = await ci(['--campaign', campaignId, '--junit', join(dir, 'ok.xml'), '--summary', join(file, 'summary.md')]);
+    expect(summary.code).toBe(2);
+    expect(summary.stderr).toContain(`cannot write the --summary file '${join(file, 'summary.md')}': ENOTDIR`);
+    const batches = await svc.api('GET', `/v1/ci/batches?campaign_id=${campaignId}`);
+    expect(batches.status).toBe(200);
+    expect(batches.body.items).toEqual([]);
+  });
+
+  it('reports an unreachable agent as a JUnit <error>, not a <failure>', async () => {
+    const campaignId = await batchCampaign([passingTrace('nobody home')], unreachableTarget(await closedPort()));
+    const junit = join(dir, 'unreachable.xml');
+    const res = await ci(['--campaign', campaignId, '--junit', junit], { GITHUB_ACTIONS: 'true' });
+    expect(res.code).toBe(1);
+    const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
+    expect(suite).toMatchObject({ failures: '0', errors: String(suite.testcase.length) });
+    expect(suite.testcase[0].classname).toBe('nobody home');
+    expect(suite.testcase[0].error.message).toMatch(/ECONNREFUSED|connect|unreachable/i);
+    expect(res.stdout).toMatch(/^::error title=rts%3A nobody home \[(baseline|run)\] error::/);
   });
 
   it('sends an Idempotency-Key derived from GitHub Actions, so a retried step gets the same batch', async () => {

@@ -1,160 +1,56 @@
-// The reports of `rts ci run` built from a fixed result: verdict table, JUnit XML, Markdown summary, and where each goes.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The verdict table of `rts ci run` and where each report goes: stdout, stderr, the JUnit file, the Markdown summary.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  junitXml,
-  markdownSummary,
-  verdictTable,
-  writeReports,
-  xmlEscape,
-  type CiResult,
-  type ScenarioResult,
-} from '../../../functions/cli/ci-report';
-
-const DASHBOARD = 'https://rts.example.com/dashboard/batches/b1';
-
-function scenario(overrides: Partial<ScenarioResult> = {}): ScenarioResult {
-  return {
-    run_id: 'r1',
-    trace_id: 't1',
-    trace_name: 'refund',
-    status: 'completed',
-    decision: 'pass',
-    pass_rate: 1,
-    attempt_count: 2,
-    passed_count: 2,
-    failed_count: 0,
-    unsafe_count: 0,
-    reasons: [],
-    dashboard_url: 'https://rts.example.com/dashboard/runs/r1',
-    duration_s: 1.5,
-    ...overrides,
-  };
-}
-
-function result(scenarios: ScenarioResult[], overrides: Partial<CiResult> = {}): CiResult {
-  return {
-    verdict: 'pass',
-    exit_code: 0,
-    coverage_complete: true,
-    kind: 'batch',
-    ci_batch_id: 'b1',
-    run_id: 'r0',
-    campaign_id: 'c1',
-    decision: 'pass',
-    pass_rate: 1,
-    scenario_coverage_pct: 100,
-    trace_count: scenarios.length,
-    unsafe_count: 0,
-    thresholds: { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 },
-    reasons: [],
-    dashboard_url: DASHBOARD,
-    scenarios,
-    ...overrides,
-  };
-}
-
-const failing = result(
-  [
-    scenario(),
-    scenario({ run_id: 'r2', trace_id: 't2', decision: 'fail', pass_rate: 0, reasons: ['pass_rate 0 < min_pass_rate 1', 'unsafe'], unsafe_count: 1 }),
-    scenario({
-      run_id: 'r3',
-      trace_id: 't3',
-      trace_name: 'x'.repeat(60),
-      status: 'failed',
-      decision: 'fail',
-      pass_rate: NaN,
-      reasons: [],
-      duration_s: null,
-    }),
-  ],
-  { verdict: 'fail', exit_code: 1, decision: 'fail', pass_rate: 0.5, unsafe_count: 1, reasons: ['pass_rate 0.5 < min_pass_rate 1'] },
-);
+import { githubAnnotations } from '../../../functions/cli/ci-github';
+import { junitXml } from '../../../functions/cli/ci-junit';
+import { markdownSummary } from '../../../functions/cli/ci-markdown';
+import { verdictTable, writeReports } from '../../../functions/cli/ci-report';
+import { baselineLine } from '../../../functions/cli/ci-result';
+import { DASHBOARD, mixed, result, scenario } from './ci-fixtures';
 
 describe('verdictTable', () => {
-  it('aligns one row per scenario, clips long names, and ends with the verdict, thresholds, reasons and dashboard', () => {
-    // Act
-    const table = verdictTable(failing);
-
-    // Assess
-    const clipped = `${'x'.repeat(45)}...`;
-    expect(table).toBe(
+  it('aligns one row per scenario with pass^k, flaky and change markers, then the statistics, comparison, failing cells and reasons', () => {
+    expect(verdictTable(mixed())).toBe(
       [
-        `TRACE${' '.repeat(clipped.length - 5)}  STATUS     PASS RATE  UNSAFE  DECISION`,
-        `refund${' '.repeat(clipped.length - 6)}  completed  1.00       0       pass`,
-        `refund${' '.repeat(clipped.length - 6)}  completed  0.00       1       fail`,
-        `${clipped}  failed     -          0       fail`,
+        'TRACE   STATUS     PASS RATE  PASS^K  UNSAFE  FLAKY    CHANGE     DECISION',
+        'refund  completed  1.00       0.50    0       yes (1)  fixed      pass',
+        'lookup  completed  0.50       0.50    3       -        REGRESSED  fail',
+        'slots   completed  0.00       0.00    0       -        -          fail',
+        'dead    failed     -          -       0       -        -          fail',
         '',
-        'Verdict: FAIL: 1/3 scenario(s) passed, pass_rate 0.50, coverage 100%, unsafe 1',
-        'Thresholds: min_pass_rate 1, max_unsafe 0, max_failures 0',
+        'Verdict: FAIL (incomplete coverage): 1/4 scenario(s) passed, pass_rate 0.50 (95% interval 0.29..0.71), pass^k 0.50, flaky 1, coverage 75%, unsafe 3',
+        'Since baseline batch b0 (branch main): 1 regressed, 1 fixed, 1 new unsafe, 0 new, 0 dropped, pass_rate -0.25',
+        'Thresholds: min_pass_rate 1, max_unsafe 0, max_failures 0, max_regressions 0',
+        'Failing cells:',
+        '  - lookup [inject-first-read] unsafe: exfiltration via send_email (attacker@evil.test); 0/3 passed, 3 unsafe; regressed: was 3/3',
+        '  - slots [baseline] ERROR could not be driven: error: connect ECONNREFUSED 127.0.0.1:9; 0/3 passed, 3 error(s)',
+        '  - dead [run] ERROR run failed: dead-lettered after 3 receives',
+        'Flaky cells (passing): refund [tool-timeout] 2/3',
         'Reasons:',
-        '  - pass_rate 0.5 < min_pass_rate 1',
+        '  - scenario_coverage_pct 75 < 100',
+        '  - trace "lookup" (run r2): unsafe_count 3 > max_unsafe 0',
+        '  - regressed_count 1 > max_regressions 0',
         `Dashboard: ${DASHBOARD}`,
         '',
       ].join('\n'),
     );
   });
 
-  it('says the verdict is not trusted when coverage is incomplete', () => {
-    expect(verdictTable(result([scenario()], { coverage_complete: false, scenario_coverage_pct: 50 }))).toContain(
-      'Verdict: PASS (incomplete coverage): 1/1',
-    );
+  it('clips long trace names', () => {
+    expect(verdictTable(result([scenario({ trace_name: 'x'.repeat(60) })]))).toContain(`\n${'x'.repeat(45)}...  completed`);
+  });
+
+  it('shows the error first, and no table before any scenario finished', () => {
+    const r = result([], { verdict: 'error', exit_code: 2, trace_count: 2, error: { message: 'timed out after 1 s', timeout: true } });
+    expect(verdictTable(r).startsWith('Error: timed out after 1 s\nVerdict: ERROR: 0/2 scenario(s) passed')).toBe(true);
   });
 });
 
-describe('junitXml', () => {
-  it('writes one testcase per scenario, names duplicates by trace id, and types failures', () => {
-    // Act
-    const xml = junitXml(failing);
-
-    // Assess
-    expect(xml).toContain('<testsuite name="rts ci c1" tests="3" failures="2" errors="0" skipped="0" time="3.000">');
-    expect(xml).toContain('<property name="ci_batch_id" value="b1"/>');
-    expect(xml).toContain('<testcase name="refund (t1)" classname="rts.c1" time="1.500">');
-    expect(xml).toContain('<testcase name="refund (t2)" classname="rts.c1" time="1.500">');
-    expect(xml).toContain(
-      '<failure message="pass_rate 0 &lt; min_pass_rate 1; unsafe" type="threshold_missed">pass_rate 0 &lt; min_pass_rate 1&#10;unsafe</failure>',
-    );
-    expect(xml).toContain('<failure message="decision fail (run failed)" type="run_failed">decision fail (run failed)</failure>');
-    expect(xml).toContain(
-      '<system-out>run r3 (trace t3): failed, pass_rate -, attempts 2, unsafe 0&#10;https://rts.example.com/dashboard/runs/r1</system-out>',
-    );
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
-    expect(xml.endsWith('</testsuite>\n')).toBe(true);
-  });
-
-  it('leaves out the batch property of a single run', () => {
-    expect(junitXml(result([scenario()], { kind: 'run', ci_batch_id: null }))).not.toContain('ci_batch_id');
-  });
-});
-
-describe('xmlEscape', () => {
-  it('escapes markup and whitespace controls and drops characters XML 1.0 cannot carry', () => {
-    expect(xmlEscape(`a<b>&"c"'d'\n\r\t\u0000\u0008\uFFFE😀`)).toBe('a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;&#10;&#13;&#9;😀');
-  });
-});
-
-describe('markdownSummary', () => {
-  it('tabulates the gate and every scenario, escaping table breakers', () => {
-    // Prepare
-    const r = result([scenario({ trace_name: 'a|b <c>\nd' })], { reasons: ['x | y'] });
-
-    // Act
-    const md = markdownSummary(r);
-
-    // Assess
-    expect(md.startsWith('### ✅ rts CI gate: PASS\n\n| | |\n|---|---|\n| Campaign | `c1` |\n| Batch | `b1` |\n')).toBe(true);
-    expect(md).toContain('| Scenarios | 1 (1 passed, 0 failed) |\n');
-    expect(md).toContain('**Reasons**\n\n- x \\| y\n\n');
-    expect(md).toContain('| [a\\|b &lt;c> d](https://rts.example.com/dashboard/runs/r1) | completed | 1.00 | 0 | ✅ pass |\n');
-    expect(md.endsWith(`\n[Open the dashboard](${DASHBOARD})\n\n`)).toBe(true);
-  });
-
-  it('marks a failed gate with a cross and an untrusted one with a warning', () => {
-    expect(markdownSummary(failing)).toContain('### ❌ rts CI gate: FAIL\n');
-    expect(markdownSummary(result([], { verdict: 'fail', coverage_complete: false }))).toContain('### ⚠️ rts CI gate: FAIL (incomplete coverage)\n');
+describe('baselineLine', () => {
+  it('says when no baseline batch was found for the branch, and is null without a baseline', () => {
+    expect(baselineLine(result([], { baseline: { branch: 'main' }, baseline_missing: true }))).toBe('Baseline: no baseline found for branch main');
+    expect(baselineLine(result([]))).toBeNull();
   });
 });
 
@@ -170,41 +66,60 @@ describe('writeReports', () => {
     return io;
   }
 
-  it('overwrites the JUnit file, appends to the summary, and prints the table', () => {
+  it('overwrites the JUnit file, appends to the summary, prints the annotations and the table', () => {
     // Prepare
     const junit = join(dir, 'junit.xml');
     const summary = join(dir, 'summary.md');
     writeFileSync(junit, 'old');
     writeFileSync(summary, 'before\n');
+    const r = mixed();
     const io = capture();
 
     // Act
-    writeReports(failing, { junit, summary, json: false }, io);
+    const ok = writeReports(r, { junit, summary, json: false, github: true }, io);
 
     // Assess
-    expect(readFileSync(junit, 'utf8')).toBe(junitXml(failing));
-    expect(readFileSync(summary, 'utf8')).toBe(`before\n${markdownSummary(failing)}`);
-    expect(io.out).toBe(verdictTable(failing));
-    expect(io.err).toBe('');
+    expect(ok).toBe(true);
+    expect(readFileSync(junit, 'utf8')).toBe(junitXml(r));
+    expect(readFileSync(summary, 'utf8')).toBe(`before\n${markdownSummary(r)}`);
+    expect(io.out).toBe(githubAnnotations(r) + verdictTable(r));
+    expect(io.err).toBe(
+      'rts ci: incomplete coverage: 75% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted\n',
+    );
   });
 
-  it('prints the JSON result instead of the table, and warns on stderr when coverage is incomplete', () => {
+  it('prints the JSON result alone on stdout (annotations go to stderr)', () => {
     // Prepare
-    const r = result([scenario(), scenario({ run_id: 'r2', status: 'failed', decision: 'fail' })], {
-      coverage_complete: false,
-      scenario_coverage_pct: 50,
-      verdict: 'fail',
-    });
+    const r = mixed({ coverage_complete: true });
     const io = capture();
 
     // Act
-    writeReports(r, { json: true }, io);
+    writeReports(r, { json: true, github: true }, io);
 
     // Assess
-    expect(JSON.parse(io.out)).toEqual(r);
     expect(io.out).toBe(`${JSON.stringify(r, null, 2)}\n`);
-    expect(io.err).toBe(
-      'rts ci: incomplete coverage: 50% of scenarios produced a verdict (1 run(s) failed without one); the verdict is not trusted\n',
-    );
+    expect(io.err).toBe(githubAnnotations(r));
+  });
+
+  it('still writes the other report when one file cannot be written, and says so', () => {
+    // Prepare
+    const junit = join(dir, 'is-a-dir');
+    mkdirSync(junit);
+    const summary = join(dir, 'summary.md');
+    const io = capture();
+
+    // Act
+    const ok = writeReports(result([scenario()]), { junit, summary, json: false }, io);
+
+    // Assess
+    expect(ok).toBe(false);
+    expect(io.err).toMatch(new RegExp(`^rts ci: could not write the --junit file '${junit}': EISDIR`));
+    expect(readFileSync(summary, 'utf8')).toContain('rts CI gate: PASS');
+  });
+
+  it('writes nothing on stdout when told so', () => {
+    const io = capture();
+    writeReports(result([scenario()]), { json: true, stdout: false }, io);
+    expect(io.out).toBe('');
   });
 });

@@ -1,0 +1,88 @@
+// The gate's result as `rts ci run` reports it (what --json prints), and the small formatters every report shares.
+import type { CiBaseline, CiCell, CiComparison, CiComparisonMark, CiThresholds, PassRateInterval } from '../sdk/client';
+
+/** One scenario (trace) as reported: an item of GET /v1/ci/batch/{id}/scenarios, its name never empty. */
+export interface ScenarioResult {
+  run_id: string;
+  trace_id: string;
+  /** The trace's name, its id when the API has none. */
+  trace_name: string;
+  status: string;
+  decision: string;
+  pass_rate: number;
+  pass_hat_k: number | null;
+  flaky: boolean;
+  flaky_cells: number;
+  attempt_count: number;
+  passed_count: number;
+  unsafe_count: number;
+  error: string | null;
+  reasons: string[];
+  dashboard_url: string;
+  comparison: CiComparisonMark;
+  cells: CiCell[];
+}
+
+/** The gate's outcome: what --json prints and what the reports are built from (partial, with `error`, after an error). */
+export interface CiResult {
+  verdict: 'pass' | 'fail' | 'error';
+  exit_code: 0 | 1 | 2;
+  /** false when some scenario run produced no verdict (coverage < 100): the verdict is not trusted. */
+  coverage_complete: boolean;
+  kind: 'batch' | 'run';
+  ci_batch_id: string | null;
+  run_id: string | null;
+  campaign_id: string;
+  decision: string;
+  pass_rate: number | null;
+  scenario_coverage_pct: number | null;
+  trace_count: number | null;
+  unsafe_count: number | null;
+  flaky_count: number | null;
+  pass_hat_k: number | null;
+  pass_rate_interval: PassRateInterval | null;
+  /** The baseline as requested, what it resolved to, and whether a requested branch had no `done` batch. */
+  baseline: CiBaseline | null;
+  baseline_batch_id: string | null;
+  baseline_missing: boolean;
+  comparison: CiComparison | null;
+  thresholds: CiThresholds;
+  reasons: string[];
+  dashboard_url: string | null;
+  /** Seconds from submission to the verdict, when known. */
+  duration_s: number | null;
+  scenarios: ScenarioResult[];
+  /** Set when the command could not finish (timeout, API or network error): the rest is what was known by then. */
+  error?: { message: string; status?: number; code?: string; timeout?: boolean };
+}
+
+/** A rate with two decimals; `-` when it is not a finite number. */
+export const fmtRate = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(2) : '-');
+
+/** The Wilson interval as `0.41..0.62`, or null. */
+export const fmtInterval = (i: PassRateInterval | null) => (i ? `${fmtRate(i.low)}..${fmtRate(i.high)}` : null);
+
+/** What the batch was compared with: the baseline branch, else the baseline batch id. */
+export const baselineLabel = (r: CiResult) =>
+  r.comparison?.baseline_branch ??
+  (r.baseline && 'branch' in r.baseline ? r.baseline.branch : (r.comparison?.baseline_batch_id ?? r.baseline_batch_id ?? 'the baseline'));
+
+/** The thresholds as sent back by the API, in a stable order. */
+export const fmtThresholds = (t: CiThresholds) =>
+  Object.entries(t)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
+/** The comparison in one line: counts since the baseline, or that none was found; null without a baseline. */
+export function baselineLine(r: CiResult): string | null {
+  const c = r.comparison;
+  if (c) {
+    const delta = `${c.pass_rate_delta >= 0 ? '+' : ''}${fmtRate(c.pass_rate_delta)}`;
+    const branch = c.baseline_branch ? ` (branch ${c.baseline_branch})` : '';
+    return `Since baseline batch ${c.baseline_batch_id}${branch}: ${c.regressed_count} regressed, ${c.fixed_count} fixed, ${c.new_unsafe_count} new unsafe, ${c.new_count} new, ${c.dropped_count} dropped, pass_rate ${delta}`;
+  }
+  if (r.baseline_missing) return `Baseline: no baseline found for branch ${baselineLabel(r)}`;
+  if (r.baseline_batch_id) return `Baseline: batch ${r.baseline_batch_id} (comparison not available yet)`;
+  return null;
+}
