@@ -224,6 +224,10 @@ describe('rts ci run', () => {
     expect((await ci(['--campaign', campaignId, '--min-pass-rate', '1.5'])).code).toBe(2);
     expect((await ci(['--campaign', campaignId, '--max-unsafe', '-1'])).code).toBe(2);
     expect((await ci(['--nope'])).code).toBe(2);
+    const help = await ci(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--baseline-branch <name>');
+    expect((await ci(['--campaign', campaignId, '--max-flaky', 'x'])).stderr).toContain("--max-flaky must be a non-negative integer (got 'x')");
     const noCampaign = await ci([]);
     expect(noCampaign.code).toBe(2);
     expect(noCampaign.stderr).toContain('--campaign is required');
