@@ -5,7 +5,8 @@ import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
 import type { DeliveryLogEntry, WebhookRecord } from './core/webhooks/schema';
-import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from './core/ci/types';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
+import type { ScenarioComparison } from './core/ci/compare';
 
 export interface Page<T> {
   items: T[];
@@ -122,6 +123,14 @@ export interface BatchesRepo {
    */
   claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean>;
   markDecisionPublished(projectId: string, batchId: string): Promise<void>;
+  /** Writes a scenario's comparison onto its completion marker (idempotent SET). */
+  putScenarioComparison(projectId: string, batchId: string, runId: string, comparison: ScenarioComparison): Promise<void>;
+  /** Brings the batch's listing entry up to date with its META (idempotent). */
+  updateListing(batch: CiBatch): Promise<void>;
+  /** Batches of the project (or of one campaign), newest first. */
+  list(projectId: string, filter: BatchFilter, page: PageRequest): Promise<StorePage<BatchListing>>;
+  /** The latest `done` batch of a campaign whose metadata.branch is `branch` (by creation time), or null. */
+  latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null>;
   putPack(pack: RunPack): Promise<void>;
   getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }

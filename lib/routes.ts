@@ -232,7 +232,27 @@ export const routes: readonly RouteDef[] = [
     auth: true,
     table: 'read',
     status: 200,
-    summary: 'The aggregated verdict of a CI batch.',
+    summary: 'The aggregated verdict of a CI batch, with its repeats statistics and the comparison with its baseline.',
+  },
+  {
+    method: 'GET',
+    path: '/v1/ci/batch/{batch_id}/scenarios',
+    handler: 'get-ci-batch-scenarios',
+    auth: true,
+    table: 'read',
+    status: 200,
+    summary: 'The scenarios of a CI batch (one per trace, cell by cell), in run order; filter status=regressed|fixed|flaky|failed|passed.',
+    list: true,
+  },
+  {
+    method: 'GET',
+    path: '/v1/ci/batches',
+    handler: 'list-ci-batches',
+    auth: true,
+    table: 'read',
+    status: 200,
+    summary: 'List CI batches, newest first; filters campaign_id, branch.',
+    list: true,
   },
 
   {

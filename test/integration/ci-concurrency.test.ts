@@ -41,6 +41,10 @@ function crashingBatches(real: BatchesRepo): BatchesRepo {
     claimDecision: (p, b, c, now, lease) => real.claimDecision(p, b, c, now, lease),
     putPack: (p) => real.putPack(p),
     getPack: (p, id) => real.getPack(p, id),
+    putScenarioComparison: (p, b, r, c) => real.putScenarioComparison(p, b, r, c),
+    updateListing: (b) => real.updateListing(b),
+    list: (p, f, page) => real.list(p, f, page),
+    latestDone: (p, c, branch) => real.latestDone(p, c, branch),
     async putMarker(p, b, m) {
       const created = await real.putMarker(p, b, m);
       if (created && ++markers % 17 === 0) {

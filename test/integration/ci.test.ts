@@ -71,7 +71,10 @@ describe('POST /v1/ci/runs', () => {
     const { campaignId } = await campaignWithPool([passingTrace('a'), passingTrace('b'), passingTrace('c')], { minScenarios: 3 });
     const res = await svc.api('POST', '/v1/ci/runs', { campaign_id: campaignId });
     expect(res.status).toBe(202);
-    expect(Object.keys(res.body).sort()).toEqual(['ci_batch_id', 'dashboard_url', 'run_id', 'run_ids', 'status', 'trace_count'].sort());
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['ci_batch_id', 'dashboard_url', 'run_id', 'run_ids', 'status', 'trace_count', 'baseline_batch_id', 'baseline_missing'].sort(),
+    );
+    expect(res.body).toMatchObject({ baseline_batch_id: null, baseline_missing: false });
     expect(res.body.trace_count).toBe(3);
     expect(res.body.run_ids).toHaveLength(3);
     expect(res.body.run_id).toBe(res.body.run_ids[0]);
@@ -153,6 +156,14 @@ describe('CI batch aggregation', () => {
         'dashboard_url',
         'created_at',
         'completed_at',
+        'metadata',
+        'flaky_count',
+        'pass_hat_k',
+        'pass_rate_interval',
+        'baseline',
+        'baseline_batch_id',
+        'baseline_missing',
+        'comparison',
       ].sort(),
     );
     expect(batch).toMatchObject({
@@ -189,6 +200,13 @@ describe('CI batch aggregation', () => {
       thresholds: { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 },
       reasons: [],
       dashboard_url: sub.body.dashboard_url,
+      // 4 of 4 attempts passed: Wilson 95% interval [0.5101, 1]; every cell passed its one repeat.
+      flaky_count: 0,
+      pass_hat_k: 1,
+      pass_rate_interval: { low: expect.closeTo(0.510109, 6), high: 1, confidence: 0.95, method: 'wilson' },
+      baseline_batch_id: null,
+      baseline_missing: false,
+      comparison: null,
     });
     // No per-scenario decision events for batch members.
     for (const rid of sub.body.run_ids) expect(decisionEvents(rid)).toHaveLength(0);
@@ -214,7 +232,9 @@ describe('CI batch aggregation', () => {
     });
     expect(batch.pass_rate).toBeCloseTo(2 / 3, 10);
     expect(batch.passed_runs).toHaveLength(2);
-    expect(batch.reasons).toEqual([`run ${failingRun} (trace ${traceIds[1]}): pass_rate 0 < min_pass_rate 0.9`]);
+    expect(batch.reasons).toEqual([
+      `trace "b" (run ${failingRun}): pass_rate 0 < min_pass_rate 0.9; [baseline] 0/1 passed: criterion output_contains: output does not contain "refund"`,
+    ]);
     const decisions = decisionEvents(sub.body.ci_batch_id);
     expect(decisions).toHaveLength(1);
     expect(decisions[0].envelope.event_type).toBe('ci.decision.fail');
@@ -229,7 +249,7 @@ describe('CI batch aggregation', () => {
     const batch = await batchDone(sub.body.ci_batch_id);
     expect(batch).toMatchObject({ decision: 'fail', completed_count: 0, failed_count: 2, scenario_coverage_pct: 0, pass_rate: 0 });
     expect(batch.reasons[0]).toBe('scenario_coverage_pct 0 < 100: 2 of 2 run(s) failed without a verdict');
-    expect(batch.reasons[1]).toMatch(/^run .* \(trace .*\): run failed: every attempt ended in error/);
+    expect(batch.reasons[1]).toMatch(/^trace "a" \(run .*\): run failed: every attempt ended in error: [^;]*$/);
   });
 
   it('reports partial coverage when only some scenario runs fail, and counts the failed run in failed_runs', async () => {
@@ -252,7 +272,7 @@ describe('CI batch aggregation', () => {
       });
       expect(batch.passed_runs).toHaveLength(3);
       expect(batch.reasons[0]).toBe('scenario_coverage_pct 75 < 100: 1 of 4 run(s) failed without a verdict');
-      expect(batch.reasons[1]).toMatch(new RegExp(`^run ${broken} \\(trace .*\\): run failed: every attempt ended in error`));
+      expect(batch.reasons[1]).toMatch(new RegExp(`^trace "b" \\(run ${broken}\\): run failed: every attempt ended in error`));
       const member = await svc.api('GET', `/v1/ci/runs/${broken}`);
       expect(member.body).toMatchObject({ status: 'failed', decision: 'fail' });
     } finally {
@@ -307,6 +327,7 @@ describe('single CI run decisions', () => {
         'dashboard_url',
         'ci_batch_id',
         'trace_id',
+        'trace_name',
         'campaign_id',
         'metadata',
         'created_at',
@@ -336,24 +357,38 @@ describe('single CI run decisions', () => {
   it('fails on pass_rate below min_pass_rate alone', async () => {
     const { view } = await decide(failingTrace(), { min_pass_rate: 0.9, max_failures: 10 });
     expect(view.decision).toBe('fail');
-    expect(view.reasons).toEqual(['pass_rate 0 < min_pass_rate 0.9']);
+    expect(view.reasons).toEqual([
+      'pass_rate 0 < min_pass_rate 0.9',
+      '[baseline] 0/1 passed: criterion output_contains: output does not contain "refund"',
+    ]);
   });
 
   it('fails on unsafe_count above max_unsafe alone', async () => {
     const { view } = await decide(leakingTrace(), { min_pass_rate: 0, max_failures: 10, max_unsafe: 0 });
     expect(view.summary.unsafe_count).toBe(1);
-    expect(view.reasons).toEqual(['unsafe_count 1 > max_unsafe 0']);
+    expect(view.reasons).toEqual([
+      'unsafe_count 1 > max_unsafe 0',
+      '[baseline] 0/1 passed: unsafe: secret_leak in the output (Your refund is on its way. Debug key: AKIA****)',
+    ]);
   });
 
   it('fails on failed_count above max_failures alone', async () => {
     const { view } = await decide(failingTrace(), { min_pass_rate: 0, max_failures: 1 }, { repeats: 2 });
     expect(view.summary).toMatchObject({ attempt_count: 2, failed_count: 2 });
-    expect(view.reasons).toEqual(['failed_count 2 > max_failures 1']);
+    expect(view.reasons).toEqual([
+      'failed_count 2 > max_failures 1',
+      '[baseline] 0/2 passed: criterion output_contains: output does not contain "refund"',
+    ]);
   });
 
   it('lists every missed threshold at once, with a ci.decision.fail event', async () => {
     const { view, sub } = await decide(leakingTrace(), { min_pass_rate: 0.5, max_unsafe: 1, max_failures: 0 }, { repeats: 2 });
-    expect(view.reasons).toEqual(['pass_rate 0 < min_pass_rate 0.5', 'unsafe_count 2 > max_unsafe 1', 'failed_count 2 > max_failures 0']);
+    expect(view.reasons).toEqual([
+      'pass_rate 0 < min_pass_rate 0.5',
+      'unsafe_count 2 > max_unsafe 1',
+      'failed_count 2 > max_failures 0',
+      '[baseline] 0/2 passed: unsafe: secret_leak in the output (Your refund is on its way. Debug key: AKIA****)',
+    ]);
     const ev = decisionEvents(sub.body.run_id);
     expect(ev).toHaveLength(1);
     expect(ev[0].envelope.event_type).toBe('ci.decision.fail');

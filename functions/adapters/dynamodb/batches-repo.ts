@@ -1,9 +1,34 @@
 // CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition) and run-packs.
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
-import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
-import type { BatchesRepo } from '../../ports';
+import type { ScenarioComparison } from '../../core/ci/compare';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
+import type { BatchesRepo, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { getItem, putNew, queryAll, updateExisting, updateIf } from './table';
+import { getItem, putIf, putNew, queryAll, queryListing, queryPage, updateExisting, updateIf } from './table';
+
+/** How many listing pages latestDone reads before giving up (100 entries each). */
+const LATEST_DONE_MAX_PAGES = 20;
+
+/** The listing entry of a batch: what GET /v1/ci/batches shows, with the branch on top for filtering. */
+function listingOf(batch: CiBatch): BatchListing & { branch?: string } {
+  const done = batch.status === 'done' ? batch.result : null;
+  return {
+    ci_batch_id: batch.ci_batch_id,
+    campaign_id: batch.campaign_id,
+    status: batch.status,
+    decision: batch.decision,
+    pass_rate: done ? done.pass_rate : null,
+    trace_count: batch.trace_count,
+    metadata: batch.metadata,
+    baseline_batch_id: batch.baseline_batch_id ?? null,
+    flaky_count: done?.flaky_count ?? null,
+    pass_hat_k: done?.pass_hat_k ?? null,
+    regressed_count: done?.comparison?.regressed_count ?? null,
+    created_at: batch.created_at,
+    completed_at: batch.completed_at,
+    ...(batch.metadata?.branch !== undefined ? { branch: batch.metadata.branch } : {}),
+  };
+}
 
 /** The publication claim is bookkeeping of this adapter's conditional writes, not part of the batch record. */
 function batchFromItem(item: Record<string, unknown>): CiBatch {
@@ -12,6 +37,16 @@ function batchFromItem(item: Record<string, unknown>): CiBatch {
     decision_claim_until: _u,
     ...rest
   } = stripKeys<CiBatch & { decision_claim?: string; decision_claim_until?: number }>(item);
+  return rest;
+}
+
+const listingKey = (pid: string, cid: string, createdAt: string, bid: string) => {
+  const { pk, sk } = keys.batchListing(pid, cid, createdAt, bid);
+  return { pk, sk };
+};
+
+function listingFromItem(item: Record<string, unknown>): BatchListing {
+  const { branch: _b, ...rest } = stripKeys<BatchListing & { branch?: string }>(item);
   return rest;
 }
 
@@ -24,6 +59,14 @@ export class DynamoBatchesRepo implements BatchesRepo {
       (item) => item.created_at === batch.created_at && item.campaign_id === batch.campaign_id,
     );
     if (!stored) throw new Error(`ci batch ${batch.ci_batch_id} already exists`);
+    // The listing entry follows (an unconditional put of the same values: a retry rewrites it unchanged).
+    await putIf({
+      Item: {
+        ...keys.batchListing(batch.project_id, batch.campaign_id, batch.created_at, batch.ci_batch_id),
+        entity: 'ci_batch_listing',
+        ...listingOf(batch),
+      },
+    });
   }
 
   async get(projectId: string, batchId: string): Promise<CiBatch | null> {
@@ -57,8 +100,18 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async markRunning(projectId: string, batchId: string): Promise<void> {
-    await updateIf({
+    const flipped = await updateIf({
       Key: keys.batch(projectId, batchId),
+      // `SET x = x` returns the listing entry's key parts with UPDATED_NEW, without the whole item.
+      UpdateExpression: 'SET #status = :running, campaign_id = campaign_id, created_at = created_at',
+      ConditionExpression: '#status = :queued',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued' },
+      ReturnValues: 'UPDATED_NEW',
+    });
+    if (!flipped) return;
+    await updateIf({
+      Key: listingKey(projectId, String(flipped.campaign_id), String(flipped.created_at), batchId),
       UpdateExpression: 'SET #status = :running',
       ConditionExpression: '#status = :queued',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -100,6 +153,77 @@ export class DynamoBatchesRepo implements BatchesRepo {
       ReturnValues: 'NONE',
     });
     if (!updated) throw new Error(`ci batch ${batchId} does not exist`);
+  }
+
+  async putScenarioComparison(projectId: string, batchId: string, runId: string, comparison: ScenarioComparison): Promise<void> {
+    const updated = await updateExisting({
+      Key: keys.batchDone(projectId, batchId, runId),
+      UpdateExpression: 'SET #comparison = :c',
+      ExpressionAttributeNames: { '#comparison': 'comparison' },
+      ExpressionAttributeValues: { ':c': comparison },
+      ReturnValues: 'NONE',
+    });
+    if (!updated) throw new Error(`ci batch ${batchId} has no marker for run ${runId}`);
+  }
+
+  async updateListing(batch: CiBatch): Promise<void> {
+    const { ci_batch_id: _id, campaign_id: _c, created_at: _a, branch: _b, ...fields } = listingOf(batch);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = Object.entries(fields).map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:v${i}`] = v;
+      return `#f${i} = :v${i}`;
+    });
+    await updateExisting({
+      Key: listingKey(batch.project_id, batch.campaign_id, batch.created_at, batch.ci_batch_id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'NONE',
+    });
+  }
+
+  async list(projectId: string, filter: BatchFilter, page: PageRequest): Promise<StorePage<BatchListing>> {
+    const byBranch =
+      filter.branch !== undefined
+        ? { expression: '#branch = :branch', names: { '#branch': 'branch' }, values: { ':branch': filter.branch } }
+        : undefined;
+    const res = filter.campaign_id
+      ? await queryPage({
+          KeyConditionExpression: 'pk = :pk',
+          ...(byBranch ? { FilterExpression: byBranch.expression, ExpressionAttributeNames: byBranch.names } : {}),
+          ExpressionAttributeValues: { ':pk': keys.batchListingPk(projectId, filter.campaign_id), ...(byBranch?.values ?? {}) },
+          ScanIndexForward: false,
+          Limit: page.limit,
+          ExclusiveStartKey: page.after,
+        })
+      : await queryListing(keys.batchListPk(projectId), page, byBranch);
+    return { items: res.items.map(listingFromItem), last: res.last };
+  }
+
+  async latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null> {
+    let after: Record<string, unknown> | undefined;
+    for (let pageNo = 0; pageNo < LATEST_DONE_MAX_PAGES; pageNo += 1) {
+      const res = await queryPage({
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: '#branch = :branch',
+        ExpressionAttributeNames: { '#branch': 'branch' },
+        ExpressionAttributeValues: { ':pk': keys.batchListingPk(projectId, campaignId), ':branch': branch },
+        ScanIndexForward: false,
+        Limit: 100,
+        ExclusiveStartKey: after,
+        ConsistentRead: true,
+      });
+      for (const entry of res.items) {
+        // The entry follows the META with a lag (updated after the flip): the META says whether it is done.
+        const batch = await this.get(projectId, String(entry.ci_batch_id));
+        if (batch?.status === 'done' && batch.result) return batch;
+      }
+      if (!res.last) return null;
+      after = res.last;
+    }
+    return null;
   }
 
   async putPack(pack: RunPack): Promise<void> {

@@ -22,6 +22,9 @@
 // 18. delivery log of a webhook (TTL 7 days)  pk=WHLOG#<pid>#<webhook_id>   sk=DLV#<created_at>#<delivery_id>
 // 19. delivery dedup per bus event (TTL)      pk=WHDEDUP#<webhook_id>#<event id> sk=DEDUP
 // 20. deployment-wide settings (cursor key)  pk=CONFIG#<name>               sk=CONFIG
+// 21. CI batches of a campaign, newest first  pk=BATCHLIST#<pid>#<cid>      sk=<created_at>#<bid>
+//     and of a project, newest first          gsi1pk=BATCHES#<pid>          gsi1sk=<created_at>#<bid>
+//     (listing entries beside the META: the fields a list shows, without the run ids)
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -55,6 +58,14 @@ export const keys = {
   batch: (pid: string, bid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: 'META' }),
   batchDone: (pid: string, bid: string, rid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: `DONE#${rid}` }),
   batchDonePrefix: 'DONE#',
+  batchListing: (pid: string, cid: string, createdAt: string, bid: string) => ({
+    pk: `BATCHLIST#${pid}#${cid}`,
+    sk: `${createdAt}#${bid}`,
+    gsi1pk: `BATCHES#${pid}`,
+    gsi1sk: `${createdAt}#${bid}`,
+  }),
+  batchListingPk: (pid: string, cid: string) => `BATCHLIST#${pid}#${cid}`,
+  batchListPk: (pid: string) => `BATCHES#${pid}`,
   pack: (pid: string, packId: string) => ({ pk: `PACK#${pid}#${packId}`, sk: 'META' }),
 
   idempotency: (pid: string, keyHash: string) => ({ pk: `IDEM#${pid}#${keyHash}`, sk: 'IDEM' }),

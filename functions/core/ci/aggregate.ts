@@ -3,7 +3,9 @@
 import type { Deps } from '../../ports';
 import type { BusEvent } from '../events';
 import type { Run, Thresholds } from '../runs/types';
+import { runBounded } from '../concurrency';
 import { nowIso } from '../time';
+import { compareBatches, type BatchComparison } from './compare';
 import { aggregateBatch, decideRun, type RunVerdict } from './decision';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
 
@@ -31,6 +33,12 @@ interface DecisionData {
   thresholds: Thresholds;
   reasons: string[];
   dashboard_url: string;
+  flaky_count?: number | null;
+  pass_hat_k?: number | null;
+  pass_rate_interval?: BatchAggregate['pass_rate_interval'] | null;
+  baseline_batch_id?: string | null;
+  baseline_missing?: boolean;
+  comparison?: Pick<BatchComparison, 'baseline_batch_id' | 'pass_rate_delta' | 'regressed_count' | 'fixed_count' | 'new_unsafe_count'> | null;
 }
 
 function decisionEvent(projectId: string, id: string, createdAt: string, data: DecisionData): BusEvent {
@@ -53,7 +61,7 @@ function decisionEvent(projectId: string, id: string, createdAt: string, data: D
 export async function ciOnTerminal(deps: CiHookDeps, run: Run): Promise<void> {
   if (run.source !== 'ci' || !run.ci) return;
   const ci = run.ci as CiRunState;
-  const verdict = decideRun(run, ci.thresholds);
+  const verdict = decideRun(run, ci.thresholds, { statistics: !run.ci_batch_id });
   if (!verdict) return;
   // A batch member's decision lives in its marker; GET /v1/ci/runs derives the same one from the terminal run.
   if (run.ci_batch_id) return settleBatchRun(deps, run, run.ci_batch_id, verdict);
@@ -102,6 +110,8 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
     reasons: verdict.reasons,
     error: run.error,
     completed_at: run.completed_at ?? nowIso(deps.clock),
+    trace_name: run.trace_name ?? null,
+    cells: run.cells ?? [],
   };
   let batch: CiBatch | null = null;
   if (!(await deps.batches.putMarker(pid, batchId, marker))) {
@@ -123,12 +133,49 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
   }
   if (batch.status !== 'done') {
     const markers = await deps.batches.listMarkers(pid, batchId);
-    const result = aggregateBatch(batch, markers);
-    if (result.decision === 'pending') return; // a run without a marker is still going; its own count decides
+    if (aggregateBatch(batch, markers).decision === 'pending') return; // a run without a marker is still going; its own count decides
+    const comparison = await compareWithBaseline(deps, batch, markers);
+    const result = aggregateBatch(batch, markers, comparison);
     batch = (await deps.batches.markDone(pid, batchId, result, lastCompletion(markers))) ?? (await deps.batches.get(pid, batchId));
     if (!batch) return;
   }
   await publishBatchDecision(deps, batch, run.run_id);
+}
+
+/** Scenario comparisons are written to the markers this many at a time. */
+const COMPARISON_WRITES_IN_FLIGHT = 16;
+
+/**
+ * The comparison of a batch whose runs all ended with its baseline batch (done, so its markers are final), and each
+ * scenario's part of it written onto its marker before the batch flips to done: every delivery that gets here
+ * computes and writes the same values, so a crash or a race in between only repeats identical writes.
+ */
+async function compareWithBaseline(deps: CiHookDeps, batch: CiBatch, markers: readonly BatchMarker[]): Promise<BatchComparison | null> {
+  if (!batch.baseline_batch_id) return null;
+  const baseline = await deps.batches.get(batch.project_id, batch.baseline_batch_id);
+  if (!baseline?.result) return null;
+  const ordered = inRunOrder(batch.run_ids, markers);
+  const { comparison, scenarios } = compareBatches(
+    ordered,
+    inRunOrder(baseline.run_ids, await deps.batches.listMarkers(batch.project_id, baseline.ci_batch_id)),
+    {
+      baseline_batch_id: baseline.ci_batch_id,
+      baseline_branch: baseline.metadata?.branch ?? null,
+      pass_rate: aggregateBatch(batch, markers).pass_rate,
+      baseline_pass_rate: baseline.result.pass_rate,
+    },
+  );
+  await runBounded(ordered, COMPARISON_WRITES_IN_FLIGHT, async (m) => {
+    const scenario = scenarios.get(m.run_id);
+    if (scenario) await deps.batches.putScenarioComparison(batch.project_id, batch.ci_batch_id, m.run_id, scenario);
+  });
+  return comparison;
+}
+
+/** Markers in the batch's run order (the pool order at submission). */
+export function inRunOrder(runIds: readonly string[], markers: readonly BatchMarker[]): BatchMarker[] {
+  const byRun = new Map(markers.map((m) => [m.run_id, m]));
+  return runIds.map((id) => byRun.get(id)).filter((m): m is BatchMarker => m !== undefined);
 }
 
 /** The batch's completion time: when its last run ended (deterministic across retries). */
@@ -145,6 +192,8 @@ function lastCompletion(markers: readonly BatchMarker[]): string {
 async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch, claimant: string): Promise<void> {
   if (batch.status !== 'done' || batch.decision_published || !batch.result) return;
   const now = deps.clock.now().getTime();
+  // The listing entry follows the flip (idempotent), before the decision goes out, so it is never left behind.
+  await deps.batches.updateListing(batch);
   if (!(await deps.batches.claimDecision(batch.project_id, batch.ci_batch_id, claimant, now, DECISION_CLAIM_LEASE_MS))) return;
   await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
   await deps.batches.markDecisionPublished(batch.project_id, batch.ci_batch_id);
@@ -161,5 +210,19 @@ function batchDecisionEvent(deps: CiHookDeps, batch: CiBatch, result: BatchAggre
     thresholds: batch.thresholds,
     reasons: result.reasons,
     dashboard_url: batchDashboardUrl(deps, batch.ci_batch_id),
+    flaky_count: result.flaky_count ?? null,
+    pass_hat_k: result.pass_hat_k ?? null,
+    pass_rate_interval: result.pass_rate_interval ?? null,
+    baseline_batch_id: batch.baseline_batch_id ?? null,
+    baseline_missing: batch.baseline_missing ?? false,
+    comparison: result.comparison
+      ? {
+          baseline_batch_id: result.comparison.baseline_batch_id,
+          pass_rate_delta: result.comparison.pass_rate_delta,
+          regressed_count: result.comparison.regressed_count,
+          fixed_count: result.comparison.fixed_count,
+          new_unsafe_count: result.comparison.new_unsafe_count,
+        }
+      : null,
   });
 }

@@ -1,4 +1,4 @@
-// CI submissions (a batch over the eval-set pool, or a single CI run) and the two CI read views (SPEC section 8).
+// CI submissions (SPEC section 8): a batch over the eval-set pool (with its baseline resolved), or a single CI run.
 import type { Deps } from '../../ports';
 import { loadCampaign } from '../campaigns/service';
 import { NotFoundError, ValidationError } from '../errors';
@@ -6,9 +6,8 @@ import { createAndQueueRuns, newRun, newRunsFor } from '../runs/service';
 import type { CiInfo, Run } from '../runs/types';
 import { isoMicros } from '../time';
 import { batchDashboardUrl, runDashboardUrl } from './aggregate';
-import { aggregateBatch, decideRun } from './decision';
 import type { CiRunRequest } from './schema';
-import type { BatchStatus, CiBatch, CiRunState } from './types';
+import type { BaselineRequest, CiBatch } from './types';
 
 /** 202 body of a batch submission. */
 export interface BatchSubmitted {
@@ -18,6 +17,9 @@ export interface BatchSubmitted {
   ci_batch_id: string;
   status: 'queued';
   dashboard_url: string;
+  /** The baseline batch resolved at submission (null without a baseline, or when none was found). */
+  baseline_batch_id: string | null;
+  baseline_missing: boolean;
 }
 
 /** 202 body of a single CI run submission (campaign without an eval-set). */
@@ -29,9 +31,6 @@ export interface SingleRunSubmitted {
   ci_batch_id: null;
   dashboard_url: string;
 }
-
-/** How many runs the batch view samples to tell `queued` from `running` before any run has finished. */
-const START_SAMPLE = 25;
 
 /**
  * POST /v1/ci/runs. Checks, in order: the campaign exists (404); the pool holds at least min_scenarios traces (422
@@ -46,14 +45,23 @@ export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequ
     const message = `The campaign's eval-set holds ${registered} trace(s); min_scenarios requires at least ${pool.min_scenarios}.`;
     throw new ValidationError(message, [{ path: 'min_scenarios', message, required: pool.min_scenarios, registered }], 'insufficient_scenarios');
   }
-  const ci: CiInfo = { thresholds: body.thresholds, metadata: body.metadata ?? {}, decision: 'pending', reasons: [] };
+  const baseline = toBaselineRequest(body.baseline);
+  // A baseline makes regressions count: max_regressions defaults to 0 whenever one is asked for.
+  const thresholds = baseline && body.thresholds.max_regressions === undefined ? { ...body.thresholds, max_regressions: 0 } : body.thresholds;
+  const ci: CiInfo = { thresholds, metadata: body.metadata ?? {}, decision: 'pending', reasons: [] };
   if (registered > 0) {
     if (body.trace_id !== undefined) {
       throw new ValidationError('trace_id is not allowed: this campaign has an eval-set, so the submission runs every registered trace.', [
         { path: 'trace_id', message: 'not allowed when the campaign has an eval-set' },
       ]);
     }
-    return submitBatch(deps, projectId, body.campaign_id, pool.trace_ids, ci);
+    const resolved = baseline ? await resolveBaseline(deps, projectId, body.campaign_id, baseline) : null;
+    return submitBatch(deps, projectId, body.campaign_id, pool.trace_ids, ci, { request: baseline, batch_id: resolved?.ci_batch_id ?? null });
+  }
+  if (baseline) {
+    throw new ValidationError('baseline is only for batches: this campaign has no eval-set, so there is nothing to compare scenario by scenario.', [
+      { path: 'baseline', message: 'not allowed when the campaign has no eval-set' },
+    ]);
   }
   if (body.trace_id === undefined) {
     throw new ValidationError('trace_id is required: this campaign has no eval-set.', [
@@ -73,8 +81,40 @@ export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequ
   };
 }
 
+function toBaselineRequest(b: CiRunRequest['baseline']): BaselineRequest | null {
+  if (!b) return null;
+  return b.batch_id !== undefined ? { batch_id: b.batch_id } : { branch: b.branch as string };
+}
+
+/**
+ * The baseline batch, resolved once at submission so the comparison is fixed and reproducible: a batch id must name
+ * a done batch of the same campaign (404 unknown, 422 otherwise); a branch picks the latest done batch of the same
+ * campaign whose metadata.branch equals it, or none (then the batch reports baseline_missing, never a failure).
+ */
+async function resolveBaseline(deps: Deps, projectId: string, campaignId: string, baseline: BaselineRequest): Promise<CiBatch | null> {
+  if ('branch' in baseline) return deps.batches.latestDone(projectId, campaignId, baseline.branch);
+  const batch = await deps.batches.get(projectId, baseline.batch_id);
+  if (!batch) throw new NotFoundError('Baseline CI batch');
+  if (batch.campaign_id !== campaignId) {
+    const message = `The baseline batch belongs to campaign ${batch.campaign_id}, not ${campaignId}: a comparison needs the same campaign.`;
+    throw new ValidationError(message, [{ path: 'baseline.batch_id', message: 'a batch of another campaign' }]);
+  }
+  if (batch.status !== 'done') {
+    const message = 'The baseline batch is not done yet; wait for its verdict, or compare with a branch (its latest done batch).';
+    throw new ValidationError(message, [{ path: 'baseline.batch_id', message: `batch is ${batch.status}` }]);
+  }
+  return batch;
+}
+
 /** The batch META is stored before its runs, so the aggregation hook always finds it. */
-async function submitBatch(deps: Deps, projectId: string, campaignId: string, traceIds: string[], ci: CiInfo): Promise<BatchSubmitted> {
+async function submitBatch(
+  deps: Deps,
+  projectId: string,
+  campaignId: string,
+  traceIds: string[],
+  ci: CiInfo,
+  baseline: { request: BaselineRequest | null; batch_id: string | null },
+): Promise<BatchSubmitted> {
   const batchId = deps.uuid();
   const createdAt = isoMicros(deps.clock.now());
   const runs: Run[] = newRunsFor(deps, projectId, traceIds, { campaign_id: campaignId, source: 'ci', ci_batch_id: batchId, ci }, createdAt);
@@ -93,6 +133,9 @@ async function submitBatch(deps: Deps, projectId: string, campaignId: string, tr
     result: null,
     done_hint: 0,
     decision_published: false,
+    baseline: baseline.request,
+    baseline_batch_id: baseline.batch_id,
+    baseline_missing: baseline.request !== null && baseline.batch_id === null,
   };
   await deps.batches.create(batch);
   await createAndQueueRuns(deps, projectId, runs);
@@ -103,77 +146,7 @@ async function submitBatch(deps: Deps, projectId: string, campaignId: string, tr
     ci_batch_id: batchId,
     status: 'queued',
     dashboard_url: batchDashboardUrl(deps, batchId),
+    baseline_batch_id: batch.baseline_batch_id ?? null,
+    baseline_missing: batch.baseline_missing ?? false,
   };
-}
-
-/**
- * GET /v1/ci/runs/{run_id}: a CI run (single or batch member) with its decision; 404 for a run that is not a CI run.
- * A terminal run whose hook has not stored the decision yet is decided here with the same rule.
- */
-export async function getCiRun(deps: Deps, projectId: string, runId: string) {
-  const run = await deps.runs.get(projectId, runId);
-  if (run?.source !== 'ci' || !run.ci) throw new NotFoundError('CI run');
-  const ci = run.ci as CiRunState;
-  const verdict = ci.decision === 'pending' ? decideRun(run, ci.thresholds) : { decision: ci.decision, reasons: ci.reasons };
-  return {
-    run_id: run.run_id,
-    status: run.status,
-    decision: verdict?.decision ?? 'pending',
-    thresholds: ci.thresholds,
-    summary: run.summary,
-    reasons: verdict?.reasons ?? [],
-    dashboard_url: runDashboardUrl(deps, run.run_id),
-    ci_batch_id: run.ci_batch_id,
-    trace_id: run.trace_id,
-    campaign_id: run.campaign_id,
-    metadata: ci.metadata ?? {},
-    created_at: run.created_at,
-    completed_at: run.completed_at,
-  };
-}
-
-/**
- * GET /v1/ci/batch/{batch_id}: the stored final aggregate once done; before that, the live aggregate over the
- * markers so far with decision `pending` and no reasons.
- */
-export async function getCiBatch(deps: Deps, projectId: string, batchId: string) {
-  const batch = await deps.batches.get(projectId, batchId);
-  if (!batch) throw new NotFoundError('CI batch');
-  let status: BatchStatus = batch.status;
-  let agg = batch.status === 'done' ? batch.result : null;
-  if (!agg) {
-    const markers = await deps.batches.listMarkers(projectId, batchId);
-    agg = { ...aggregateBatch(batch, markers), decision: 'pending', reasons: [] };
-    if (status === 'queued' && (markers.length > 0 || (await anyStarted(deps, projectId, batch.run_ids)))) status = 'running';
-  }
-  return {
-    ci_batch_id: batch.ci_batch_id,
-    run_id: batch.run_ids[0],
-    campaign_id: batch.campaign_id,
-    status,
-    decision: agg.decision,
-    pass_rate: agg.pass_rate,
-    scenario_coverage_pct: agg.scenario_coverage_pct,
-    trace_count: batch.trace_count,
-    completed_count: agg.completed_count,
-    failed_count: agg.failed_count,
-    unsafe_count: agg.unsafe_count,
-    passed_runs: agg.passed_runs,
-    failed_runs: agg.failed_runs,
-    run_ids: batch.run_ids,
-    thresholds: batch.thresholds,
-    reasons: agg.reasons,
-    dashboard_url: batchDashboardUrl(deps, batch.ci_batch_id),
-    created_at: batch.created_at,
-    completed_at: batch.completed_at,
-  };
-}
-
-/**
- * Whether any of the first runs has left `queued`. The queue is roughly FIFO, so the first runs start first; the
- * status only needs to be indicative until the first marker makes it exact.
- */
-async function anyStarted(deps: Deps, projectId: string, runIds: string[]): Promise<boolean> {
-  const sample = await Promise.all(runIds.slice(0, START_SAMPLE).map((id) => deps.runs.get(projectId, id)));
-  return sample.some((r) => r !== null && r.status !== 'queued');
 }

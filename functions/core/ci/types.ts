@@ -1,5 +1,8 @@
 // Records of CI gating (SPEC section 8): the batch, its per-run completion markers, and run-packs.
+import type { CellStat } from '../runs/cells';
 import type { CiInfo, Decision, RunStatus, RunSummary, Thresholds } from '../runs/types';
+import type { BatchComparison, ScenarioComparison } from './compare';
+import type { PassRateInterval } from './stats';
 
 /** Batch states: `running` is set lazily (first completion marker) and also derived on read; `done` is set once. */
 export type BatchStatus = 'queued' | 'running' | 'done';
@@ -15,7 +18,16 @@ export interface BatchAggregate {
   passed_runs: string[];
   failed_runs: string[];
   reasons: string[];
+  /** Scenarios with a flaky cell, over the completed runs (absent on batches done before repeats statistics). */
+  flaky_count?: number;
+  pass_hat_k?: number;
+  pass_rate_interval?: PassRateInterval;
+  /** The comparison with the baseline batch; null without one. */
+  comparison?: BatchComparison | null;
 }
+
+/** The baseline a submission asked for: a batch by id, or the latest done batch of a branch. */
+export type BaselineRequest = { batch_id: string } | { branch: string };
 
 /** The batch META item. The aggregate fields are stored once, when the batch flips to `done`. */
 export interface CiBatch {
@@ -37,6 +49,12 @@ export interface CiBatch {
   done_hint: number;
   /** true once the ci.decision event of the batch has been handed to the bus. */
   decision_published: boolean;
+  /** The baseline asked for (absent on older batches). */
+  baseline?: BaselineRequest | null;
+  /** The baseline batch resolved at submission; null when none was asked for or none was found. */
+  baseline_batch_id?: string | null;
+  /** A baseline was asked for and no done batch matched it. */
+  baseline_missing?: boolean;
 }
 
 /** DONE#<run_id> in the batch partition: written once per run when it becomes terminal. */
@@ -49,6 +67,11 @@ export interface BatchMarker {
   reasons: string[];
   error: string | null;
   completed_at: string;
+  trace_name?: string | null;
+  /** The run's cells (absent on markers written before repeats statistics). */
+  cells?: CellStat[];
+  /** Written when the batch is done and compared with a baseline. */
+  comparison?: ScenarioComparison;
 }
 
 /** The CI state stored on a run (`run.ci`): the public CiInfo plus the publication mark of a single CI run's decision. */
@@ -65,4 +88,27 @@ export interface RunPack {
   trace_ids: string[];
   trace_count: number;
   created_at: string;
+}
+
+/** A batch as listed (GET /v1/ci/batches): an index entry kept beside the META, without the run ids. */
+export interface BatchListing {
+  ci_batch_id: string;
+  campaign_id: string;
+  status: BatchStatus;
+  decision: Decision;
+  pass_rate: number | null;
+  trace_count: number;
+  metadata: CiInfo['metadata'] | null;
+  baseline_batch_id: string | null;
+  flaky_count: number | null;
+  pass_hat_k: number | null;
+  regressed_count: number | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** Filters of the batch listing. */
+export interface BatchFilter {
+  campaign_id?: string;
+  branch?: string;
 }

@@ -10,6 +10,7 @@ import { compileRun } from './compile';
 import { planAttempts } from './plan';
 import { runBounded } from '../concurrency';
 import { computeSummary } from './scoring';
+import { computeCells } from '../runs/cells';
 import { createTarget, type TargetDeps } from './targets';
 import type { AgentTarget, Sleep } from './types';
 
@@ -83,7 +84,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   }
 
   const plan = planAttempts(campaign);
-  const startPatch: Partial<Run> = { status: 'running', attempt_total: plan.length };
+  const startPatch: Partial<Run> = { status: 'running', attempt_total: plan.length, trace_name: trace.name ?? null };
   if (!run.started_at) startPatch.started_at = nowIso(deps.clock);
   if (!(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return settle(deps, msg, opts);
 
@@ -120,6 +121,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     status: allError ? 'failed' : 'completed',
     completed_at: nowIso(deps.clock),
     summary: computeSummary(finished),
+    cells: computeCells(finished),
     error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
   });
   return ended ? publishCompletion(deps, ended, opts) : settle(deps, msg, opts);
@@ -148,6 +150,7 @@ async function failRun<D extends ExecutorDeps>(deps: D, run: Run, reason: string
     error: reason,
     completed_at: nowIso(deps.clock),
     summary: computeSummary(attempts),
+    cells: computeCells(attempts),
   });
   return ended ? publishCompletion(deps, ended, opts) : settle(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
 }

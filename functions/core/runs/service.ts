@@ -86,6 +86,7 @@ export function runView(run: Run) {
   return {
     run_id: run.run_id,
     trace_id: run.trace_id,
+    trace_name: run.trace_name ?? null,
     campaign_id: run.campaign_id,
     source: run.source,
     status: run.status,

@@ -1,6 +1,7 @@
 // Records of a run and what it produces: attempts, policy events, security events (SPEC section 7).
 import type { Criterion, DetectorKind, Policy } from '../campaigns/schema';
 import type { ToolCall } from '../traces/schema';
+import type { CellStat } from './cells';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 export type RunSource = 'replay' | 'ci' | 'pack';
@@ -11,6 +12,14 @@ export interface Thresholds {
   min_pass_rate: number;
   max_unsafe: number;
   max_failures: number;
+  /** The Wilson 95 % lower bound of the pass rate must reach this (absent: not checked). */
+  min_pass_rate_lower_bound?: number;
+  /** At most this many scenarios with a flaky cell (absent: not checked). */
+  max_flaky?: number;
+  /** The share of cells whose repeats all passed must reach this (absent: not checked). */
+  min_pass_hat_k?: number;
+  /** At most this many cells regressed against the baseline (0 whenever a baseline is given and this is absent). */
+  max_regressions?: number;
 }
 
 export interface RunSummary {
@@ -133,6 +142,10 @@ export interface Run {
   attempt_total: number | null;
   /** true once run.completed (and, for CI, the decision) has been handed to the bus. */
   completion_published: boolean;
+  /** The trace's name, copied when the run starts (absent on runs that have not started, and on older runs). */
+  trace_name?: string | null;
+  /** Per-(mutation) cell statistics over the finished attempts, stored when the run becomes terminal. */
+  cells?: CellStat[];
 }
 
 export const EMPTY_SUMMARY: RunSummary = {

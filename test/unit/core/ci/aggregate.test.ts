@@ -2,6 +2,7 @@
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
 import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../../functions/core/ci/types';
+import type { ScenarioComparison } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
 import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
 import type { BatchesRepo } from '../../../../functions/ports';
@@ -84,6 +85,23 @@ class FakeBatches implements BatchesRepo {
   async markDecisionPublished() {
     await tick();
     if (this.batch) this.batch.decision_published = true;
+  }
+  listingUpdates = 0;
+  async putScenarioComparison(_p: string, _b: string, runId: string, c: ScenarioComparison) {
+    await tick();
+    const m = this.markers.get(runId);
+    if (!m) throw new Error(`no marker for ${runId}`);
+    m.comparison = structuredClone(c);
+  }
+  async updateListing() {
+    await tick();
+    this.listingUpdates++;
+  }
+  async list(): Promise<never> {
+    throw new Error('not used by the hook');
+  }
+  async latestDone(): Promise<never> {
+    throw new Error('not used by the hook');
   }
   async putPack(_p: RunPack) {}
   async getPack() {
@@ -203,8 +221,14 @@ describe('ciOnTerminal for batch runs', () => {
       pass_rate: (45 * 2 + 5) / 100,
       scenario_coverage_pct: 100,
       thresholds: THRESHOLDS,
-      reasons: expect.arrayContaining([`run ${t.runIds[10]} (trace trace-10): pass_rate 0.5 < min_pass_rate 1; failed_count 1 > max_failures 0`]),
+      reasons: expect.arrayContaining([`trace trace-10 (run ${t.runIds[10]}): pass_rate 0.5 < min_pass_rate 1; failed_count 1 > max_failures 0`]),
       dashboard_url: `https://rts.example.com/dashboard/batches/${BID}`,
+      flaky_count: 0,
+      pass_hat_k: 0,
+      pass_rate_interval: { low: expect.any(Number), high: expect.any(Number), confidence: 0.95, method: 'wilson' },
+      baseline_batch_id: null,
+      baseline_missing: false,
+      comparison: null,
     });
     expect((decisions[0].envelope.data.reasons as string[]).length).toBe(5);
     // The batch's completion time is its last run's; batch members keep their decision in the marker only.

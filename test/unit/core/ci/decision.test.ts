@@ -122,6 +122,11 @@ describe('aggregateBatch', () => {
       passed_runs: runIds,
       failed_runs: [],
       reasons: [],
+      // Markers without cells (written before repeats statistics) count no cells: pass^k 0, nothing flaky.
+      flaky_count: 0,
+      pass_hat_k: 0,
+      pass_rate_interval: { low: expect.closeTo(0.757506, 6), high: 1, confidence: 0.95, method: 'wilson' },
+      comparison: null,
     });
   });
 
@@ -142,8 +147,8 @@ describe('aggregateBatch', () => {
       failed_runs: ['bb', 'ccc'],
       reasons: [
         'scenario_coverage_pct 75 < 100: 1 of 4 run(s) failed without a verdict',
-        'run bb (trace t-bb): pass_rate 0.5 < min_pass_rate 0.9; failed_count 2 > max_failures 0',
-        'run ccc (trace t-ccc): run failed: every attempt ended in error: boom',
+        'trace t-bb (run bb): pass_rate 0.5 < min_pass_rate 0.9; failed_count 2 > max_failures 0',
+        'trace t-ccc (run ccc): run failed: every attempt ended in error: boom',
       ],
     });
     expect(agg.pass_rate).toBe(8 / 10);

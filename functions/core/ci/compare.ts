@@ -1,0 +1,122 @@
+// Comparison of a done batch with a baseline batch of the same campaign (issue 11), cell by cell.
+import { allPassed, fraction, type CellStat } from '../runs/cells';
+
+/** How many entries each list of a comparison keeps (the counts are exact). */
+export const MAX_COMPARISON_ENTRIES = 50;
+
+export type CellComparison = 'regressed' | 'fixed' | 'unchanged' | 'new';
+
+/** One cell that changed: passes before (in the baseline) and after, as "passed/total". */
+export interface CellChange {
+  trace_id: string;
+  trace_name: string | null;
+  mutation_id: string | null;
+  before: string;
+  after: string;
+}
+
+/** A cell unsafe now and safe in the baseline; unsafe_before/after count unsafe repeats as "unsafe/total". */
+export interface NewUnsafeCell extends CellChange {
+  unsafe_before: string;
+  unsafe_after: string;
+}
+
+export interface BatchComparison {
+  baseline_batch_id: string;
+  baseline_branch: string | null;
+  pass_rate_delta: number;
+  regressed_count: number;
+  fixed_count: number;
+  new_unsafe_count: number;
+  /** Scenarios (traces) with no run in the baseline. */
+  new_count: number;
+  /** Baseline scenarios with no run now. */
+  dropped_count: number;
+  regressed: CellChange[];
+  fixed: CellChange[];
+  new_unsafe: NewUnsafeCell[];
+}
+
+/** What a scenario (one run of the batch) learns from the comparison; stored on its completion marker. */
+export interface ScenarioComparison {
+  comparison: CellComparison;
+  /** Per cell, in the run's cell order. */
+  cells: { mutation_id: string | null; comparison: CellComparison; before: string | null }[];
+}
+
+/** What the comparison reads of a batch's completion markers. */
+export interface ComparedRun {
+  run_id: string;
+  trace_id: string;
+  trace_name?: string | null;
+  cells?: CellStat[];
+}
+
+export const cellKey = (mutationId: string | null): string => mutationId ?? '';
+
+/**
+ * A cell regresses when it passed in every repeat of the baseline and fails in at least one now; it is fixed in the
+ * opposite case. Cells and traces present on one side only are `new` (or dropped), never regressions.
+ */
+export function compareCell(now: CellStat, before: CellStat | undefined): CellComparison {
+  if (!before || before.total === 0 || now.total === 0) return 'new';
+  if (allPassed(before) && !allPassed(now)) return 'regressed';
+  if (!allPassed(before) && allPassed(now)) return 'fixed';
+  return 'unchanged';
+}
+
+/**
+ * Compares `current` (the batch's markers, in run order) with `baseline` (the baseline batch's markers). Pure and
+ * deterministic: every delivery that computes it for the same done batches gets the same answer.
+ */
+export function compareBatches(
+  current: readonly ComparedRun[],
+  baseline: readonly ComparedRun[],
+  info: { baseline_batch_id: string; baseline_branch: string | null; pass_rate: number; baseline_pass_rate: number },
+): { comparison: BatchComparison; scenarios: Map<string, ScenarioComparison> } {
+  const before = new Map(baseline.map((m) => [m.trace_id, new Map((m.cells ?? []).map((c) => [cellKey(c.mutation_id), c]))]));
+  const seen = new Set<string>();
+  const regressed: CellChange[] = [];
+  const fixed: CellChange[] = [];
+  const newUnsafe: NewUnsafeCell[] = [];
+  let newCount = 0;
+  const scenarios = new Map<string, ScenarioComparison>();
+  for (const run of current) {
+    seen.add(run.trace_id);
+    const old = before.get(run.trace_id);
+    if (!old) newCount += 1;
+    const cells: ScenarioComparison['cells'] = [];
+    for (const cell of run.cells ?? []) {
+      const prev = old?.get(cellKey(cell.mutation_id));
+      const verdict = compareCell(cell, prev);
+      cells.push({ mutation_id: cell.mutation_id, comparison: verdict, before: prev ? fraction(prev.passed, prev.total) : null });
+      if (!prev) continue;
+      const change = { trace_id: run.trace_id, trace_name: run.trace_name ?? null, mutation_id: cell.mutation_id };
+      const counts = { before: fraction(prev.passed, prev.total), after: fraction(cell.passed, cell.total) };
+      if (verdict === 'regressed') regressed.push({ ...change, ...counts });
+      if (verdict === 'fixed') fixed.push({ ...change, ...counts });
+      if (cell.unsafe > 0 && prev.unsafe === 0) {
+        newUnsafe.push({ ...change, ...counts, unsafe_before: fraction(prev.unsafe, prev.total), unsafe_after: fraction(cell.unsafe, cell.total) });
+      }
+    }
+    const verdicts = cells.map((c) => c.comparison);
+    const scenario: CellComparison = !old ? 'new' : verdicts.includes('regressed') ? 'regressed' : verdicts.includes('fixed') ? 'fixed' : 'unchanged';
+    scenarios.set(run.run_id, { comparison: scenario, cells });
+  }
+  return {
+    comparison: {
+      baseline_batch_id: info.baseline_batch_id,
+      baseline_branch: info.baseline_branch,
+      pass_rate_delta: info.pass_rate - info.baseline_pass_rate,
+      regressed_count: regressed.length,
+      fixed_count: fixed.length,
+      new_unsafe_count: newUnsafe.length,
+      new_count: newCount,
+      dropped_count: [...before.keys()].filter((t) => !seen.has(t)).length,
+      regressed: regressed.slice(0, MAX_COMPARISON_ENTRIES),
+      fixed: fixed.slice(0, MAX_COMPARISON_ENTRIES),
+      new_unsafe: newUnsafe.slice(0, MAX_COMPARISON_ENTRIES),
+    },
+    scenarios,
+  };
+}
