@@ -314,6 +314,27 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       await context.close();
     });
 
+    it('shows a running batch without statistics yet, with the scenarios finished so far', async () => {
+      const { context, page } = await newPage(browser);
+      const running = { status: 'running', decision: 'pending', flaky_count: null, pass_hat_k: null, pass_rate_interval: null, comparison: null };
+      await context.route(`${svc.url}/v1/ci/batch/${head.ci_batch_id}`, async (route) => route.fulfill({ json: { ...head, ...running } }));
+      await context.route(`${svc.url}/v1/ci/batch/${head.ci_batch_id}/scenarios?*`, async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        await route.fulfill({ response, json: { ...body, items: body.items.slice(0, 2), next_cursor: null } });
+      });
+
+      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+
+      await page.getByText('The batch is running; refreshing every 2 s.').waitFor();
+      await page.getByText('Scenario runs appear here as they finish (2 of 5 so far).').waitFor();
+      await expect(page.getByRole('table', { name: 'Scenarios of this batch' }).locator('tbody > tr').count()).resolves.toBe(2);
+      const card = (label: string) => page.getByRole('list', { name: 'Summary' }).getByRole('listitem').filter({ hasText: label }).locator('.value');
+      await expect(card('pass^k').textContent()).resolves.toBe('-');
+      expect(await page.locator('#pass-rate-interval').count()).toBe(0);
+      await context.close();
+    });
+
     it('says "no baseline found" when the baseline branch has no done batch', async () => {
       const { context, page } = await newPage(browser);
 
