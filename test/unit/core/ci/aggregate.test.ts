@@ -5,6 +5,7 @@ import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '
 import type { ScenarioComparison } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
 import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
+import type { CellStat } from '../../../../functions/core/runs/cells';
 import type { BatchesRepo } from '../../../../functions/ports';
 
 const PID = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
@@ -31,8 +32,12 @@ class FakeBatches implements BatchesRepo {
     await tick();
     this.batch = { ...b };
   }
-  async get() {
+  /** A done baseline batch the hook may compare with (get and listMarkers answer for its id). */
+  baseline: { batch: CiBatch; markers: BatchMarker[] } | null = null;
+  comparisonWrites = 0;
+  async get(_p?: string, id?: string) {
     await tick();
+    if (this.baseline && id === this.baseline.batch.ci_batch_id) return structuredClone(this.baseline.batch);
     if (!this.batch) return null;
     const { decision_claim: _c, decision_claim_until: _u, ...b } = this.batch;
     return structuredClone(b);
@@ -48,8 +53,9 @@ class FakeBatches implements BatchesRepo {
     }
     return true;
   }
-  async listMarkers() {
+  async listMarkers(_p?: string, id?: string) {
     await tick();
+    if (this.baseline && id === this.baseline.batch.ci_batch_id) return structuredClone(this.baseline.markers);
     return [...this.markers.values()].map((m) => structuredClone(m));
   }
   async bumpDoneHint() {
@@ -92,6 +98,8 @@ class FakeBatches implements BatchesRepo {
     const m = this.markers.get(runId);
     if (!m) throw new Error(`no marker for ${runId}`);
     m.comparison = structuredClone(c);
+    this.comparisonWrites++;
+    this.maybeCrash('putScenarioComparison');
   }
   async updateListing() {
     await tick();
@@ -148,7 +156,7 @@ function setup(runCount: number) {
     done_hint: 0,
     decision_published: false,
   };
-  const run = (i: number, opts: { passed?: boolean; status?: 'completed' | 'failed' } = {}): Run => {
+  const run = (i: number, opts: { passed?: boolean; status?: 'completed' | 'failed'; cells?: CellStat[] } = {}): Run => {
     const passed = opts.passed ?? true;
     const summary: RunSummary = {
       ...EMPTY_SUMMARY,
@@ -174,6 +182,7 @@ function setup(runCount: number) {
       ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'pending', reasons: [] },
       attempt_total: 2,
       completion_published: false,
+      ...(opts.cells ? { cells: opts.cells } : {}),
     };
   };
   return {
@@ -387,4 +396,123 @@ describe('ciOnTerminal for single CI runs', () => {
     expect(await deliverUntilDone(t.deps, single(t, true))).toBe(2);
     expect(t.published.map((e) => e.envelope.event_type)).toEqual(['ci.decision.pass']);
   });
+});
+
+describe('ciOnTerminal with a baseline', () => {
+  const BASE = '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
+  const cell = (mutation: string | null, passed: number, total = 2, unsafe = 0): CellStat => ({
+    mutation_id: mutation,
+    passed,
+    total,
+    unsafe,
+    errors: 0,
+    failures: passed < total ? ['criterion output_contains: output does not contain "refund"'] : [],
+  });
+
+  /** 6 runs, 2 cells of 2 repeats each; the baseline had every cell passing except trace-1's mutated one. */
+  function withBaseline() {
+    const t = setup(6);
+    t.batches.batch!.baseline = { branch: 'main' };
+    t.batches.batch!.baseline_batch_id = BASE;
+    t.batches.batch!.thresholds = { ...THRESHOLDS, min_pass_rate: 0, max_failures: 10, max_regressions: 0 };
+    const baseMarkers: BatchMarker[] = t.runIds.map((_, i) => ({
+      run_id: `base-${i}`,
+      trace_id: `trace-${i}`,
+      trace_name: `scenario ${i}`,
+      status: 'completed',
+      summary: { ...EMPTY_SUMMARY, attempt_count: 4, passed_count: i === 1 ? 2 : 4, pass_rate: i === 1 ? 0.5 : 1 },
+      decision: 'pass',
+      reasons: [],
+      error: null,
+      completed_at: '2026-11-20T00:00:00.000000+00:00',
+      cells: [cell(null, 2), cell('inject', i === 1 ? 0 : 2)],
+    }));
+    t.batches.baseline = {
+      batch: {
+        ...structuredClone(t.batches.batch!),
+        ci_batch_id: BASE,
+        run_ids: baseMarkers.map((m) => m.run_id),
+        status: 'done',
+        decision: 'pass',
+        baseline: null,
+        baseline_batch_id: null,
+        result: { ...aggregateResultOf(baseMarkers), decision: 'pass' },
+      },
+      markers: baseMarkers,
+    };
+    // Now trace-3's mutated cell fails one repeat of two (regressed), trace-1's passes both (fixed).
+    const runs = t.runIds.map((_, i) => t.run(i, { cells: [cell(null, 2), cell('inject', i === 3 ? 1 : 2)], passed: i !== 3 }));
+    return { t, runs };
+  }
+
+  function aggregateResultOf(markers: BatchMarker[]) {
+    const attempts = markers.reduce((n, m) => n + m.summary.attempt_count, 0);
+    const passed = markers.reduce((n, m) => n + m.summary.passed_count, 0);
+    return {
+      decision: 'pass' as const,
+      pass_rate: passed / attempts,
+      scenario_coverage_pct: 100,
+      completed_count: markers.length,
+      failed_count: 0,
+      unsafe_count: 0,
+      passed_runs: markers.map((m) => m.run_id),
+      failed_runs: [],
+      reasons: [],
+    };
+  }
+
+  function expectComparedOnce(t: ReturnType<typeof setup>) {
+    expect(t.batches.flips).toBe(1);
+    const result = t.batches.batch!.result!;
+    expect(result.comparison).toMatchObject({
+      baseline_batch_id: BASE,
+      regressed_count: 1,
+      fixed_count: 1,
+      new_unsafe_count: 0,
+      new_count: 0,
+      dropped_count: 0,
+      regressed: [{ trace_id: 'trace-3', mutation_id: 'inject', before: '2/2', after: '1/2' }],
+      fixed: [{ trace_id: 'trace-1', mutation_id: 'inject', before: '0/2', after: '2/2' }],
+    });
+    expect(result.decision).toBe('fail');
+    expect(result.reasons[0]).toMatch(/^regressed_count 1 > max_regressions 0 since batch /);
+    // Every marker carries its scenario's comparison, whichever delivery wrote it.
+    const byTrace = Object.fromEntries([...t.batches.markers.values()].map((m) => [m.trace_id, m.comparison?.comparison]));
+    expect(byTrace).toEqual({
+      'trace-0': 'unchanged',
+      'trace-1': 'fixed',
+      'trace-2': 'unchanged',
+      'trace-3': 'regressed',
+      'trace-4': 'unchanged',
+      'trace-5': 'unchanged',
+    });
+    // A copy reaches the bus only when the claimant run itself is delivered twice at once: the same event under the
+    // same bus id, which delivery deduplicates.
+    expect(new Set(t.decisions().map((e) => JSON.stringify(e))).size).toBe(1);
+    expect(t.decisions()[0].envelope.data.comparison).toEqual({
+      baseline_batch_id: BASE,
+      pass_rate_delta: expect.any(Number),
+      regressed_count: 1,
+      fixed_count: 1,
+      new_unsafe_count: 0,
+    });
+  }
+
+  it('compares once when the last runs complete concurrently and are delivered twice', async () => {
+    const { t, runs } = withBaseline();
+    await Promise.all([...runs, ...runs].reverse().map((r) => ciOnTerminal(t.deps, r)));
+    expectComparedOnce(t);
+  });
+
+  it.each(['putScenarioComparison', 'markDone', 'claimDecision', 'publish'])(
+    'recovers from a crash of the last run right after %s with the same comparison',
+    async (point) => {
+      const { t, runs } = withBaseline();
+      for (let i = 0; i < 5; i++) await ciOnTerminal(t.deps, runs[i]);
+      if (point === 'publish') t.failNextPublish();
+      else t.batches.crashAfter.add(point);
+      expect(await deliverUntilDone(t.deps, runs[5])).toBe(2);
+      expectComparedOnce(t);
+    },
+  );
 });
