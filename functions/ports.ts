@@ -6,7 +6,7 @@ import type { Trace, TraceSummary } from './core/traces/schema';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
 import type { DeliveryLogEntry, WebhookRecord } from './core/webhooks/schema';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
-import type { ScenarioComparison } from './core/ci/compare';
+import type { ScenarioComparison, ScenarioComparisonEntry } from './core/ci/compare';
 
 export interface Page<T> {
   items: T[];
@@ -111,6 +111,8 @@ export interface BatchesRepo {
   putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean>;
   /** Every completion marker of the batch (strongly consistent). */
   listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]>;
+  /** The markers of these runs that exist, in any order (at most 100 ids). */
+  getMarkers(projectId: string, batchId: string, runIds: readonly string[]): Promise<BatchMarker[]>;
   /** Atomically adds one to the batch's done hint; returns the new hint with trace_count, or null when the batch is gone. */
   bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null>;
   /** queued -> running; a no-op in any other state. */
@@ -123,8 +125,13 @@ export interface BatchesRepo {
    */
   claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean>;
   markDecisionPublished(projectId: string, batchId: string): Promise<void>;
-  /** Writes a scenario's comparison onto its completion marker (idempotent SET). */
-  putScenarioComparison(projectId: string, batchId: string, runId: string, comparison: ScenarioComparison): Promise<void>;
+  /**
+   * Stores the scenarios' comparisons of a done batch, in the given order (idempotent: the same input rewrites the
+   * same items).
+   */
+  putComparisons(projectId: string, batchId: string, comparisons: readonly ScenarioComparisonEntry[]): Promise<void>;
+  /** The stored scenario comparisons of a batch, by run id (empty without a baseline). */
+  listComparisons(projectId: string, batchId: string): Promise<Map<string, ScenarioComparison>>;
   /** Brings the batch's listing entry up to date with its META (idempotent). */
   updateListing(batch: CiBatch): Promise<void>;
   /** Batches of the project (or of one campaign), newest first. */

@@ -1,16 +1,17 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
-// Select some with arguments: npm run bench -- api engine e2e ci webhooks bundles fuzz
+// Select some with arguments: npm run bench -- api engine e2e ci stats webhooks bundles fuzz
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
 import { benchCi, printCi } from './ci';
+import { benchCiStats, printCiStats } from './ci-stats';
 import { benchEngine } from './engine';
 import { benchFoundation, printFoundation } from './foundation';
 import { benchFuzz, printFuzz } from './fuzz';
 import { benchReplayE2e, printReplayE2e } from './replay-e2e';
 import { benchWebhooks, formatWebhooksBench } from './webhooks';
 
-const ALL = ['api', 'engine', 'e2e', 'ci', 'webhooks', 'bundles', 'fuzz'] as const;
+const ALL = ['api', 'engine', 'e2e', 'ci', 'stats', 'webhooks', 'bundles', 'fuzz'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => (ALL as readonly string[]).includes(a));
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   }
   if (run('e2e')) printReplayE2e(await benchReplayE2e());
   if (run('ci')) printCi(await benchCi());
+  if (run('stats')) printCiStats(await benchCiStats());
   if (run('webhooks')) {
     console.log('\n== Webhooks (HTTPS receivers on loopback) ==');
     console.log(formatWebhooksBench(await benchWebhooks()));

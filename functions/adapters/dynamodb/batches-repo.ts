@@ -1,10 +1,27 @@
 // CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition) and run-packs.
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
-import type { ScenarioComparison } from '../../core/ci/compare';
+import type { ScenarioComparison, ScenarioComparisonEntry } from '../../core/ci/compare';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
 import type { BatchesRepo, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { getItem, putIf, putNew, queryAll, queryListing, queryPage, updateExisting, updateIf } from './table';
+import {
+  batchGet,
+  batchWrite,
+  getItem,
+  packJson,
+  putIf,
+  putNew,
+  putRequest,
+  queryAll,
+  queryListing,
+  queryPage,
+  unpackJson,
+  updateExisting,
+  updateIf,
+} from './table';
+
+/** Scenario comparisons per stored item (about 20 KB for 6 cells each, far under DynamoDB's 400 KB). */
+const COMPARISON_CHUNK = 100;
 
 /** How many listing pages latestDone reads before giving up (100 entries each). */
 const LATEST_DONE_MAX_PAGES = 20;
@@ -87,6 +104,11 @@ export class DynamoBatchesRepo implements BatchesRepo {
     return items.map((i) => stripKeys<BatchMarker>(i));
   }
 
+  async getMarkers(projectId: string, batchId: string, runIds: readonly string[]): Promise<BatchMarker[]> {
+    const items = await batchGet(runIds.map((id) => keys.batchDone(projectId, batchId, id)));
+    return items.map((i) => stripKeys<BatchMarker>(i));
+  }
+
   async bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null> {
     const updated = await updateExisting({
       Key: keys.batch(projectId, batchId),
@@ -155,15 +177,28 @@ export class DynamoBatchesRepo implements BatchesRepo {
     if (!updated) throw new Error(`ci batch ${batchId} does not exist`);
   }
 
-  async putScenarioComparison(projectId: string, batchId: string, runId: string, comparison: ScenarioComparison): Promise<void> {
-    const updated = await updateExisting({
-      Key: keys.batchDone(projectId, batchId, runId),
-      UpdateExpression: 'SET #comparison = :c',
-      ExpressionAttributeNames: { '#comparison': 'comparison' },
-      ExpressionAttributeValues: { ':c': comparison },
-      ReturnValues: 'NONE',
+  async putComparisons(projectId: string, batchId: string, comparisons: readonly ScenarioComparisonEntry[]): Promise<void> {
+    // Chunks of COMPARISON_CHUNK scenarios, stored as JSON text (compact, and free of DynamoDB's map-key rules); a
+    // rewrite of the same input puts the same items under the same keys.
+    const items = [];
+    for (let i = 0; i < comparisons.length; i += COMPARISON_CHUNK) {
+      const chunk = comparisons.slice(i, i + COMPARISON_CHUNK);
+      items.push(
+        putRequest({ ...keys.batchComparison(projectId, batchId, i / COMPARISON_CHUNK), entity: 'ci_batch_comparison', data: packJson(chunk) }),
+      );
+    }
+    await batchWrite(items);
+  }
+
+  async listComparisons(projectId: string, batchId: string): Promise<Map<string, ScenarioComparison>> {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': keys.batch(projectId, batchId).pk, ':p': keys.batchComparisonPrefix },
+      ConsistentRead: true,
     });
-    if (!updated) throw new Error(`ci batch ${batchId} has no marker for run ${runId}`);
+    const out = new Map<string, ScenarioComparison>();
+    for (const item of items) for (const e of unpackJson<ScenarioComparisonEntry[]>(item.data, [])) out.set(e.run_id, e.comparison);
+    return out;
   }
 
   async updateListing(batch: CiBatch): Promise<void> {

@@ -15,6 +15,7 @@
 //     and security events (compressed inside the item; listed by attempt, then sequence; 11-12 retired)
 // 13. runs of a project, newest first         gsi1pk=RUNS#<pid>             gsi1sk=<created_at>#<rid>
 // 14. CI batch / its per-run completion marks pk=BATCH#<pid>#<bid>          sk=META | DONE#<rid>
+//     and its scenario comparisons (chunks)                                sk=CMP#<nnnn> (100 scenarios each)
 // 15. run-pack                                pk=PACK#<pid>#<pack_id>       sk=META
 // 16. idempotency record (TTL 24 h)           pk=IDEM#<pid>#<sha256(key)>   sk=IDEM
 // 17. webhooks of a project                   pk=WEBHOOKS#<pid>             sk=WH#<webhook_id>
@@ -58,6 +59,8 @@ export const keys = {
   batch: (pid: string, bid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: 'META' }),
   batchDone: (pid: string, bid: string, rid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: `DONE#${rid}` }),
   batchDonePrefix: 'DONE#',
+  batchComparison: (pid: string, bid: string, n: number) => ({ pk: `BATCH#${pid}#${bid}`, sk: `CMP#${pad(n, 4)}` }),
+  batchComparisonPrefix: 'CMP#',
   batchListing: (pid: string, cid: string, createdAt: string, bid: string) => ({
     pk: `BATCHLIST#${pid}#${cid}`,
     sk: `${createdAt}#${bid}`,

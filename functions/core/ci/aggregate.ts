@@ -3,7 +3,6 @@
 import type { Deps } from '../../ports';
 import type { BusEvent } from '../events';
 import type { Run, Thresholds } from '../runs/types';
-import { runBounded } from '../concurrency';
 import { nowIso } from '../time';
 import { compareBatches, type BatchComparison } from './compare';
 import { aggregateBatch, decideRun, type RunVerdict } from './decision';
@@ -142,13 +141,10 @@ async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdi
   await publishBatchDecision(deps, batch, run.run_id);
 }
 
-/** Scenario comparisons are written to the markers this many at a time. */
-const COMPARISON_WRITES_IN_FLIGHT = 16;
-
 /**
  * The comparison of a batch whose runs all ended with its baseline batch (done, so its markers are final), and each
- * scenario's part of it written onto its marker before the batch flips to done: every delivery that gets here
- * computes and writes the same values, so a crash or a race in between only repeats identical writes.
+ * scenario's part of it stored before the batch flips to done: every delivery that gets here computes and writes the
+ * same values, so a crash or a race in between only repeats identical writes.
  */
 async function compareWithBaseline(deps: CiHookDeps, batch: CiBatch, markers: readonly BatchMarker[]): Promise<BatchComparison | null> {
   if (!batch.baseline_batch_id) return null;
@@ -165,10 +161,11 @@ async function compareWithBaseline(deps: CiHookDeps, batch: CiBatch, markers: re
       baseline_pass_rate: baseline.result.pass_rate,
     },
   );
-  await runBounded(ordered, COMPARISON_WRITES_IN_FLIGHT, async (m) => {
+  const entries = ordered.flatMap((m) => {
     const scenario = scenarios.get(m.run_id);
-    if (scenario) await deps.batches.putScenarioComparison(batch.project_id, batch.ci_batch_id, m.run_id, scenario);
+    return scenario ? [{ run_id: m.run_id, comparison: scenario }] : [];
   });
+  await deps.batches.putComparisons(batch.project_id, batch.ci_batch_id, entries);
   return comparison;
 }
 

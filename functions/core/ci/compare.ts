@@ -44,6 +44,12 @@ export interface ScenarioComparison {
   cells: { mutation_id: string | null; comparison: CellComparison; before: string | null }[];
 }
 
+/** A scenario's comparison with the run it belongs to, as stored. */
+export interface ScenarioComparisonEntry {
+  run_id: string;
+  comparison: ScenarioComparison;
+}
+
 /** What the comparison reads of a batch's completion markers. */
 export interface ComparedRun {
   run_id: string;

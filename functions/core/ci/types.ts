@@ -1,7 +1,7 @@
 // Records of CI gating (SPEC section 8): the batch, its per-run completion markers, and run-packs.
 import type { CellStat } from '../runs/cells';
 import type { CiInfo, Decision, RunStatus, RunSummary, Thresholds } from '../runs/types';
-import type { BatchComparison, ScenarioComparison } from './compare';
+import type { BatchComparison } from './compare';
 import type { PassRateInterval } from './stats';
 
 /** Batch states: `running` is set lazily (first completion marker) and also derived on read; `done` is set once. */
@@ -70,8 +70,6 @@ export interface BatchMarker {
   trace_name?: string | null;
   /** The run's cells (absent on markers written before repeats statistics). */
   cells?: CellStat[];
-  /** Written when the batch is done and compared with a baseline. */
-  comparison?: ScenarioComparison;
 }
 
 /** The CI state stored on a run (`run.ci`): the public CiInfo plus the publication mark of a single CI run's decision. */

@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { isFlaky } from '../runs/cells';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';
 import { aggregateBatch, decideRun } from './decision';
+import type { ScenarioComparison } from './compare';
 import type { BatchScenarioFilter } from './schema';
 import { scenarioStats } from './stats';
 import type { BatchFilter, BatchListing, BatchMarker, BatchStatus, CiRunState } from './types';
@@ -97,10 +98,10 @@ async function anyStarted(deps: Deps, projectId: string, runIds: string[]): Prom
 }
 
 /** One scenario of a batch: a trace's run, its cells and what the comparison says about them. */
-export function scenarioView(deps: Pick<Deps, 'dashboardBase'>, m: BatchMarker) {
+export function scenarioView(deps: Pick<Deps, 'dashboardBase'>, m: BatchMarker, comparison: ScenarioComparison | undefined) {
   const cells = m.cells ?? [];
   const stats = scenarioStats(cells);
-  const compared = new Map((m.comparison?.cells ?? []).map((c) => [c.mutation_id, c]));
+  const compared = new Map((comparison?.cells ?? []).map((c) => [c.mutation_id, c]));
   return {
     trace_id: m.trace_id,
     trace_name: m.trace_name ?? null,
@@ -115,7 +116,7 @@ export function scenarioView(deps: Pick<Deps, 'dashboardBase'>, m: BatchMarker) 
     error: m.error,
     reasons: m.reasons,
     dashboard_url: runDashboardUrl(deps, m.run_id),
-    comparison: m.comparison?.comparison ?? null,
+    comparison: comparison?.comparison ?? null,
     cells: cells.map((c) => ({
       mutation_id: c.mutation_id,
       passed: c.passed,
@@ -141,8 +142,10 @@ const SCENARIO_FILTERS: Record<NonNullable<BatchScenarioFilter['status']>, (s: S
 
 /**
  * GET /v1/ci/batch/{batch_id}/scenarios: one item per finished run of the batch (every trace once it is done), in
- * the batch's run order, optionally filtered. The markers of a batch are at most EVAL_SET_MAX small items, read in
- * one query and paged here by position (the cursor carries the offset of the filtered list).
+ * the batch's run order, optionally filtered. Unfiltered, a page reads the markers of its slice of the run ids (the
+ * cursor carries the offset in run_ids; while the batch runs, a page skips runs that have not ended, so it may hold
+ * fewer items than the limit). Filtered, the markers (at most EVAL_SET_MAX small items) are read in one query and the
+ * cursor carries the offset in the filtered list.
  */
 export async function listBatchScenarios(deps: Deps, projectId: string, batchId: string, filter: BatchScenarioFilter, page: PageRequest) {
   const batch = await deps.batches.get(projectId, batchId);
@@ -151,8 +154,19 @@ export async function listBatchScenarios(deps: Deps, projectId: string, batchId:
   if (!Number.isInteger(offset) || offset < 0) {
     throw new ValidationError('The cursor is invalid.', [{ path: 'cursor', message: 'not a cursor issued by this listing' }]);
   }
-  const all = inRunOrder(batch.run_ids, await deps.batches.listMarkers(projectId, batchId)).map((m) => scenarioView(deps, m));
-  const matching = filter.status ? all.filter(SCENARIO_FILTERS[filter.status]) : all;
+  const compared = batch.status === 'done' && batch.baseline_batch_id;
+  const comparisons = compared ? deps.batches.listComparisons(projectId, batchId) : Promise.resolve(new Map<string, ScenarioComparison>());
+  if (!filter.status) {
+    const slice = batch.run_ids.slice(offset, offset + page.limit);
+    const [markers, byRun] = await Promise.all([slice.length ? deps.batches.getMarkers(projectId, batchId, slice) : [], comparisons]);
+    const items = inRunOrder(slice, markers).map((m) => scenarioView(deps, m, byRun.get(m.run_id)));
+    const next = offset + slice.length;
+    return { items, last: next < batch.run_ids.length ? { o: next } : undefined };
+  }
+  const [markers, byRun] = await Promise.all([deps.batches.listMarkers(projectId, batchId), comparisons]);
+  const matching = inRunOrder(batch.run_ids, markers)
+    .map((m) => scenarioView(deps, m, byRun.get(m.run_id)))
+    .filter(SCENARIO_FILTERS[filter.status]);
   const items = matching.slice(offset, offset + page.limit);
   const next = offset + items.length;
   return { items, last: next < matching.length ? { o: next } : undefined };

@@ -2,7 +2,7 @@
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
 import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../../functions/core/ci/types';
-import type { ScenarioComparison } from '../../../../functions/core/ci/compare';
+import type { ScenarioComparison, ScenarioComparisonEntry } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
 import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
 import type { CellStat } from '../../../../functions/core/runs/cells';
@@ -93,13 +93,19 @@ class FakeBatches implements BatchesRepo {
     if (this.batch) this.batch.decision_published = true;
   }
   listingUpdates = 0;
-  async putScenarioComparison(_p: string, _b: string, runId: string, c: ScenarioComparison) {
+  comparisons = new Map<string, ScenarioComparison>();
+  async putComparisons(_p: string, _b: string, entries: readonly ScenarioComparisonEntry[]) {
     await tick();
-    const m = this.markers.get(runId);
-    if (!m) throw new Error(`no marker for ${runId}`);
-    m.comparison = structuredClone(c);
+    for (const e of entries) this.comparisons.set(e.run_id, structuredClone(e.comparison));
     this.comparisonWrites++;
-    this.maybeCrash('putScenarioComparison');
+    this.maybeCrash('putComparisons');
+  }
+  async getMarkers(): Promise<never> {
+    throw new Error('not used by the hook');
+  }
+  async listComparisons() {
+    await tick();
+    return new Map(this.comparisons);
   }
   async updateListing() {
     await tick();
@@ -476,8 +482,8 @@ describe('ciOnTerminal with a baseline', () => {
     });
     expect(result.decision).toBe('fail');
     expect(result.reasons[0]).toMatch(/^regressed_count 1 > max_regressions 0 since batch /);
-    // Every marker carries its scenario's comparison, whichever delivery wrote it.
-    const byTrace = Object.fromEntries([...t.batches.markers.values()].map((m) => [m.trace_id, m.comparison?.comparison]));
+    // Every scenario has its comparison stored, whichever delivery wrote it.
+    const byTrace = Object.fromEntries([...t.batches.markers.values()].map((m) => [m.trace_id, t.batches.comparisons.get(m.run_id)?.comparison]));
     expect(byTrace).toEqual({
       'trace-0': 'unchanged',
       'trace-1': 'fixed',
@@ -504,7 +510,7 @@ describe('ciOnTerminal with a baseline', () => {
     expectComparedOnce(t);
   });
 
-  it.each(['putScenarioComparison', 'markDone', 'claimDecision', 'publish'])(
+  it.each(['putComparisons', 'markDone', 'claimDecision', 'publish'])(
     'recovers from a crash of the last run right after %s with the same comparison',
     async (point) => {
       const { t, runs } = withBaseline();
