@@ -1,15 +1,17 @@
 // DynamoBatchesRepo against dynalite, issue 11: the listing entry kept beside each batch META (created with it,
 // flipped with it, updated once done), the listings by project and by campaign with the branch filter and paging,
-// and the latest done batch of a campaign and branch (the baseline). Split from batches-repo.test.ts to keep both
+// the latest done batch of a campaign and branch (the baseline), and the scenario comparisons stored beside the
+// completion markers. Split from batches-repo.test.ts to keep both
 // files under 400 lines.
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoBatchesRepo } from '../../../../functions/adapters/dynamodb/batches-repo';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
-import { doc, getItem } from '../../../../functions/adapters/dynamodb/table';
-import type { BatchComparison } from '../../../../functions/core/ci/compare';
-import type { BatchAggregate, CiBatch } from '../../../../functions/core/ci/types';
+import { doc, getItem, queryAll } from '../../../../functions/adapters/dynamodb/table';
+import type { BatchComparison, ScenarioComparisonEntry } from '../../../../functions/core/ci/compare';
+import type { BatchAggregate, BatchMarker, CiBatch } from '../../../../functions/core/ci/types';
+import { EMPTY_SUMMARY } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
 let table: TestTable;
@@ -282,5 +284,79 @@ describe('DynamoBatchesRepo.latestDone', () => {
     } finally {
       store.restore();
     }
+  });
+});
+
+describe('DynamoBatchesRepo scenario comparisons', () => {
+  const entry = (run_id: string, n: number): ScenarioComparisonEntry => ({
+    run_id,
+    comparison: { comparison: n % 2 ? 'regressed' : 'unchanged', cells: [{ mutation_id: n % 3 ? 'shout' : null, comparison: 'new', before: null }] },
+  });
+  const marker = (): BatchMarker => ({
+    run_id: randomUUID(),
+    trace_id: randomUUID(),
+    status: 'completed',
+    summary: { ...EMPTY_SUMMARY, attempt_count: 1, passed_count: 1, pass_rate: 1 },
+    decision: 'pass',
+    reasons: [],
+    error: null,
+    completed_at: at(0),
+  });
+
+  it('stores the comparisons of 250 scenarios in chunks of 100 and reads every one back by run id', async () => {
+    // Prepare
+    const [b] = await createAll([makeBatch()]);
+    const m = marker();
+    await repo.putMarker(b.project_id, b.ci_batch_id, m);
+    const entries = Array.from({ length: 250 }, (_, i) => entry(`run-${i}`, i));
+    // Act
+    await repo.putComparisons(b.project_id, b.ci_batch_id, entries);
+    // Assess
+    const read = await repo.listComparisons(b.project_id, b.ci_batch_id);
+    expect(read).toEqual(new Map(entries.map((e) => [e.run_id, e.comparison])));
+    const stored = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.batch(b.project_id, b.ci_batch_id).pk },
+    });
+    expect(stored.map((i) => i.sk)).toEqual(['CMP#0000', 'CMP#0001', 'CMP#0002', `DONE#${m.run_id}`, 'META']);
+    expect(await repo.listMarkers(b.project_id, b.ci_batch_id)).toEqual([m]);
+  });
+
+  it('reads the markers of the given runs that exist (getMarkers), and none of another batch', async () => {
+    // Prepare
+    const [b, other] = await createAll([makeBatch(), makeBatch()]);
+    const [m1, m2, foreign] = [marker(), marker(), marker()];
+    await Promise.all([m1, m2].map((m) => repo.putMarker(b.project_id, b.ci_batch_id, m)));
+    await repo.putMarker(other.project_id, other.ci_batch_id, foreign);
+    // Act
+    const read = await repo.getMarkers(b.project_id, b.ci_batch_id, [m2.run_id, randomUUID(), foreign.run_id, m1.run_id]);
+    // Assess
+    expect(read.sort((x, y) => x.run_id.localeCompare(y.run_id))).toEqual([m1, m2].sort((x, y) => x.run_id.localeCompare(y.run_id)));
+  });
+
+  it('rewrites the same items when the same comparisons are stored again', async () => {
+    // Prepare
+    const [b] = await createAll([makeBatch()]);
+    const entries = Array.from({ length: 120 }, (_, i) => entry(randomUUID(), i));
+    await repo.putComparisons(b.project_id, b.ci_batch_id, entries);
+    // Act
+    await repo.putComparisons(b.project_id, b.ci_batch_id, entries);
+    // Assess
+    expect((await repo.listComparisons(b.project_id, b.ci_batch_id)).size).toBe(120);
+    expect(await getItem(keys.batchComparison(b.project_id, b.ci_batch_id, 2), true)).toBeUndefined();
+  });
+
+  it("answers an empty map for a batch without comparisons, and never another batch's", async () => {
+    // Prepare
+    const [b, other] = await createAll([makeBatch(), makeBatch()]);
+    await repo.putComparisons(other.project_id, other.ci_batch_id, [entry('r1', 1)]);
+    await repo.putComparisons(b.project_id, b.ci_batch_id, []);
+    // Act
+    const [none, foreign] = await Promise.all([
+      repo.listComparisons(b.project_id, b.ci_batch_id),
+      repo.listComparisons(b.project_id, other.ci_batch_id),
+    ]);
+    // Assess
+    expect([none.size, foreign.size]).toEqual([0, 0]);
   });
 });
