@@ -219,6 +219,8 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   );
   await poll('ci batch done', `/v1/ci/batch/${ci.body.ci_batch_id}`, (b) => b.status === 'done');
   await ask('ci run', 'GET', `/v1/ci/runs/${ci.body.run_id}`);
+  await ask('ci scenarios', 'GET', `/v1/ci/batch/${ci.body.ci_batch_id}/scenarios?status=failed`);
+  await ask('ci batches', 'GET', `/v1/ci/batches?campaign_id=${agentCampaignId}`);
 
   return answers;
 }
@@ -439,7 +441,9 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
             .split(baseUrl)
             .join('<base>')
             .replace(UUID, '<uuid>')
-            .replace(ISO_TIME, '<time>'),
+            .replace(ISO_TIME, '<time>')
+            // Reasons name what failed, down to the canary of each run's injection (random per run).
+            .replace(/RTS-CANARY-[0-9a-f]{16}/g, '<canary>'),
         )
         .sort();
     expect(comparable(stats.events, runner.ready.url)).toEqual(comparable(sourceEvents, source.url));

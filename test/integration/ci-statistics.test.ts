@@ -244,6 +244,7 @@ describe('comparison with a baseline', () => {
       new_unsafe_count: 1,
       new_count: 1,
       dropped_count: 1,
+      dropped: [{ trace_id: traceIds[ids.four], trace_name: name('four') }],
       regressed: [
         { trace_id: traceIds[ids.one], trace_name: name('one'), mutation_id: 'shout', before: '1/1', after: '0/1' },
         { trace_id: traceIds[ids.three], trace_name: name('three'), mutation_id: 'shout', before: '1/1', after: '0/1' },

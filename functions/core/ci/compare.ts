@@ -35,6 +35,8 @@ export interface BatchComparison {
   regressed: CellChange[];
   fixed: CellChange[];
   new_unsafe: NewUnsafeCell[];
+  /** Baseline scenarios with no run now (first 50). */
+  dropped: { trace_id: string; trace_name: string | null }[];
 }
 
 /** What a scenario (one run of the batch) learns from the comparison; stored on its completion marker. */
@@ -81,6 +83,7 @@ export function compareBatches(
   info: { baseline_batch_id: string; baseline_branch: string | null; pass_rate: number; baseline_pass_rate: number },
 ): { comparison: BatchComparison; scenarios: Map<string, ScenarioComparison> } {
   const before = new Map(baseline.map((m) => [m.trace_id, new Map((m.cells ?? []).map((c) => [cellKey(c.mutation_id), c]))]));
+  const baselineNames = new Map(baseline.map((m) => [m.trace_id, m.trace_name ?? null]));
   const seen = new Set<string>();
   const regressed: CellChange[] = [];
   const fixed: CellChange[] = [];
@@ -109,6 +112,7 @@ export function compareBatches(
     const scenario: CellComparison = !old ? 'new' : verdicts.includes('regressed') ? 'regressed' : verdicts.includes('fixed') ? 'fixed' : 'unchanged';
     scenarios.set(run.run_id, { comparison: scenario, cells });
   }
+  const dropped = [...before.keys()].filter((t) => !seen.has(t));
   return {
     comparison: {
       baseline_batch_id: info.baseline_batch_id,
@@ -118,10 +122,11 @@ export function compareBatches(
       fixed_count: fixed.length,
       new_unsafe_count: newUnsafe.length,
       new_count: newCount,
-      dropped_count: [...before.keys()].filter((t) => !seen.has(t)).length,
+      dropped_count: dropped.length,
       regressed: regressed.slice(0, MAX_COMPARISON_ENTRIES),
       fixed: fixed.slice(0, MAX_COMPARISON_ENTRIES),
       new_unsafe: newUnsafe.slice(0, MAX_COMPARISON_ENTRIES),
+      dropped: dropped.slice(0, MAX_COMPARISON_ENTRIES).map((t) => ({ trace_id: t, trace_name: baselineNames.get(t) ?? null })),
     },
     scenarios,
   };
