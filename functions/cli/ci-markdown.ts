@@ -47,6 +47,10 @@ export function changesTable(r: CiResult): string {
     if (more.length) out += `\n... and ${more.map(([n, what]) => `${n} more ${what}`).join(', ')} cell(s): see the dashboard.\n`;
     out += '\n';
   }
+  if (c.dropped?.length) {
+    const rest = c.dropped_count - c.dropped.length;
+    out += `Dropped since the baseline (no run now): ${c.dropped.map((d) => md(d.trace_name ?? d.trace_id)).join(', ')}${rest > 0 ? ` and ${rest} more` : ''}.\n\n`;
+  }
   return out;
 }
 

@@ -266,6 +266,8 @@ export interface CiComparison {
   regressed: CiChange[];
   fixed: CiChange[];
   new_unsafe: CiChange[];
+  /** Baseline scenarios with no run now (first 50), when the API lists them. */
+  dropped?: { trace_id: string; trace_name: string | null }[];
 }
 
 export interface PassRateInterval {

@@ -33,6 +33,19 @@ describe('changesTable', () => {
     expect(md).toContain('\n... and 52 more regressed, 1 more new unsafe cell(s): see the dashboard.\n');
   });
 
+  it('names the scenarios dropped since the baseline', () => {
+    const r = mixed({
+      comparison: comparison({
+        dropped_count: 3,
+        dropped: [
+          { trace_id: 't8', trace_name: 'gone|old' },
+          { trace_id: 't9', trace_name: null },
+        ],
+      }),
+    });
+    expect(changesTable(r)).toMatch(/\nDropped since the baseline \(no run now\): gone\\\|old, t9 and 1 more\.\n\n$/);
+  });
+
   it('says when no baseline was found, and is empty without a baseline', () => {
     expect(changesTable(result([], { baseline: { branch: 'main' }, baseline_missing: true }))).toBe(
       '#### Changes\n\nNo baseline found for branch `main`: nothing to compare with.\n\n',
