@@ -60,6 +60,7 @@ const COMPARISON: BatchComparison = {
   regressed: [],
   fixed: [],
   new_unsafe: [],
+  dropped: [],
 };
 
 const RESULT: BatchAggregate = {

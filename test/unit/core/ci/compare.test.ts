@@ -72,6 +72,7 @@ describe('compareBatches', () => {
       regressed: [{ trace_id: 't1', trace_name: 'refund', mutation_id: 'shout', before: '1/1', after: '0/1' }],
       fixed: [{ trace_id: 't3', trace_name: 'cancel', mutation_id: 'shout', before: '0/1', after: '1/1' }],
       new_unsafe: [],
+      dropped: [{ trace_id: 't4', trace_name: null }],
     });
     expect(Object.fromEntries(scenarios)).toEqual({
       'run-t1': {
@@ -134,10 +135,13 @@ describe('compareBatches', () => {
   });
 
   it('keeps the first 50 entries of each list in the order of the current runs, with exact counts', () => {
-    // Prepare: 120 traces; the baseline lists them in reverse. Each trace regresses on `r`, is fixed on `f`, and turns unsafe on `u`.
+    // Prepare: 120 traces; the baseline lists them in reverse, then 60 it alone has. Each of the 120 regresses on `r`, is
+    // fixed on `f`, and turns unsafe on `u`.
     const ids = Array.from({ length: 120 }, (_, i) => `t${String(i).padStart(3, '0')}`);
     const current = ids.map((t) => run(t, [cell('r', 0, 1), cell('f', 1, 1), cell('u', 1, 1, 1)]));
+    const gone = Array.from({ length: 60 }, (_, i) => `gone${i}`);
     const baseline = [...ids].reverse().map((t) => run(t, [cell('r', 1, 1), cell('f', 0, 1), cell('u', 1, 1, 0)]));
+    baseline.push(...gone.map((t) => run(t, [cell('r', 1, 1)], `name of ${t}`)));
     // Act
     const { comparison } = compareBatches(current, baseline, INFO);
     // Assess
@@ -146,6 +150,9 @@ describe('compareBatches', () => {
     for (const list of [comparison.regressed, comparison.fixed, comparison.new_unsafe]) {
       expect(list.map((c) => c.trace_id)).toEqual(ids.slice(0, 50));
     }
+    // Dropped traces follow the baseline's order, with the baseline's names.
+    expect(comparison.dropped_count).toBe(60);
+    expect(comparison.dropped).toEqual(gone.slice(0, 50).map((t) => ({ trace_id: t, trace_name: `name of ${t}` })));
   });
 
   it('counts traces present on one side only as new or dropped, never as regressions', () => {
@@ -156,6 +163,7 @@ describe('compareBatches', () => {
     const { comparison } = compareBatches(current, baseline, INFO);
     // Assess
     expect(comparison).toMatchObject({ new_count: 2, dropped_count: 3, regressed_count: 0, fixed_count: 0, regressed: [], fixed: [] });
+    expect(comparison.dropped.map((d) => d.trace_id)).toEqual(['c', 'd', 'e']);
   });
 
   it('takes pass_rate_delta as the current pass rate minus the baseline one, and works against an empty baseline', () => {

@@ -231,6 +231,7 @@ describe('repeats statistics and regressions in the gate (issue 11)', () => {
     regressed,
     fixed: [],
     new_unsafe: [],
+    dropped: [],
   });
 
   describe('missedStatistics', () => {
