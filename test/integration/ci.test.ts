@@ -328,6 +328,7 @@ describe('single CI run decisions', () => {
         'ci_batch_id',
         'trace_id',
         'trace_name',
+        'cells',
         'campaign_id',
         'metadata',
         'created_at',

@@ -99,7 +99,7 @@ export function compareBatches(
       const prev = old?.get(cellKey(cell.mutation_id));
       const verdict = compareCell(cell, prev);
       cells.push({ mutation_id: cell.mutation_id, comparison: verdict, before: prev ? fraction(prev.passed, prev.total) : null });
-      if (!prev) continue;
+      if (!prev || verdict === 'new') continue;
       const change = { trace_id: run.trace_id, trace_name: run.trace_name ?? null, mutation_id: cell.mutation_id };
       const counts = { before: fraction(prev.passed, prev.total), after: fraction(cell.passed, cell.total) };
       if (verdict === 'regressed') regressed.push({ ...change, ...counts });

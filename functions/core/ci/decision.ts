@@ -70,7 +70,7 @@ export function missedStatistics(stats: BatchStats, t: Thresholds): string[] {
 
 /** How reasons name a trace: by its name when it has one, else by id. */
 export const traceLabel = (t: { trace_id: string; trace_name?: string | null }): string =>
-  t.trace_name ? `trace "${t.trace_name}"` : `trace ${t.trace_id}`;
+  t.trace_name ? `trace ${JSON.stringify(t.trace_name)}` : `trace ${t.trace_id}`;
 
 /** The regressions threshold against a comparison, naming the first regressed cells. */
 export function missedRegressions(comparison: BatchComparison | null | undefined, t: Thresholds): string[] {
