@@ -1,5 +1,7 @@
 // The campaign format of SPEC section 6: target, mutations, policies, security detectors, criteria.
 import { z } from '../zod';
+import { INJECTION_TEMPLATES } from '../replay/mutations/injection-templates';
+import { attackIssues } from './attack-suite';
 
 export const MAX_MUTATIONS = 50;
 export const MAX_POLICIES = 50;
@@ -34,6 +36,7 @@ export type Criterion = z.infer<typeof criterionSchema>;
 
 const criteriaList = z.array(criterionSchema).min(1).max(50);
 const occurrence = z.number().int().min(1).max(1000).optional();
+const injectionGoal = z.object({ tool: z.string().min(1).max(256).optional(), arguments: z.record(z.string(), z.unknown()).optional() }).default({});
 
 export const mutationSchema = z.discriminatedUnion('type', [
   z.object({
@@ -52,7 +55,8 @@ export const mutationSchema = z.discriminatedUnion('type', [
     type: z.literal('prompt_injection'),
     tool: toolPattern,
     payload: z.string().max(4000).optional(),
-    goal: z.object({ tool: z.string().min(1).max(256).optional(), arguments: z.record(z.string(), z.unknown()).optional() }).default({}),
+    goal: injectionGoal,
+    template: z.enum(INJECTION_TEMPLATES).optional(),
     occurrence,
     criteria: criteriaList.optional(),
   }),
@@ -66,6 +70,9 @@ export const mutationSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type Mutation = z.infer<typeof mutationSchema>;
+
+/** Shorthand expanded at creation into one prompt_injection mutation per template (`attack-<template>`). */
+export const attackSuiteSchema = z.object({ tool: toolPattern, goal: injectionGoal, occurrence });
 
 const action = z.enum(['deny', 'flag']).default('deny');
 export const policySchema = z.discriminatedUnion('type', [
@@ -126,6 +133,7 @@ export const campaignInputSchema = z
     repeats: z.number().int().min(1).max(20).default(1),
     max_steps: z.number().int().min(1).max(200).default(20),
     mutations: z.array(mutationSchema).max(MAX_MUTATIONS).default([]),
+    attack_suite: attackSuiteSchema.optional(),
     policies: z.array(policySchema).max(MAX_POLICIES).default([]),
     security: z
       .object({
@@ -153,7 +161,7 @@ export const campaignInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
     }
     const attempts = ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
-    if (attempts === 0) {
+    if (attempts === 0 && !c.attack_suite) {
       ctx.addIssue({ code: 'custom', path: ['include_baseline'], message: 'a campaign needs a baseline or at least one mutation' });
     }
     if (attempts > MAX_ATTEMPTS_PER_RUN) {
@@ -163,6 +171,8 @@ export const campaignInputSchema = z
         message: `attempts per run ((baseline + mutations) x repeats = ${attempts}) exceed ${MAX_ATTEMPTS_PER_RUN}`,
       });
     }
+    for (const issue of attackIssues(c, { maxMutations: MAX_MUTATIONS, maxAttempts: MAX_ATTEMPTS_PER_RUN }))
+      ctx.addIssue({ code: 'custom', ...issue });
   })
   .openapi('CampaignInput');
 

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
 import { assertTracesExist } from '../traces/service';
+import { expandAttackSuite } from './attack-suite';
 import { assertPatternsCompile } from './patterns';
 import { redactCampaign } from './redact';
 import { EVAL_SET_MAX } from '../limits';
@@ -13,7 +14,7 @@ export async function createCampaign(deps: Deps, projectId: string, input: Campa
   assertPatternsCompile(input);
   const campaign: Campaign = {
     campaign_id: deps.uuid(),
-    ...input,
+    ...expandAttackSuite(input),
     created_at: isoMicros(deps.clock.now()),
     eval_set: { trace_count: 0, min_scenarios: 0 },
   };

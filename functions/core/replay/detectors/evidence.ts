@@ -1,5 +1,5 @@
 // Evidence excerpts for security events: at most 200 characters, secrets masked, hidden characters made visible.
-import { HIDDEN_TAG_RUN, SECRET_PATTERNS } from './patterns';
+import { ASCII_TAG, HIDDEN_TAG_RUN, HIDDEN_TAGS, SECRET_PATTERNS } from './patterns';
 
 export const EVIDENCE_MAX = 200;
 
@@ -17,12 +17,30 @@ export function maskSecrets(text: string, extra: readonly string[] = []): string
   return out;
 }
 
-/** Hidden Unicode tag characters shown as the ASCII they encode, e.g. `[hidden: ignore all]`. */
+const TAG_BASE = 0xe0000;
+
+/** One tag character as what it stands for: its ASCII character, or `<U+E00xx>` for the non-printing ones. */
+function tagText(ch: string): string {
+  const cp = ch.codePointAt(0) ?? TAG_BASE;
+  return cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - TAG_BASE) : `<U+${cp.toString(16).toUpperCase()}>`;
+}
+
+/**
+ * Hidden Unicode tag characters shown as the ASCII they encode, e.g. `[hidden: ignore all]`. No tag character
+ * survives, and none becomes a control character (U+E0000-U+E001F and U+E007F are written as `<U+E0001>`).
+ */
 export function revealHidden(text: string): string {
-  return text.replace(
-    HIDDEN_TAG_RUN,
-    (run) => `[hidden: ${[...run].map((ch) => String.fromCharCode((ch.codePointAt(0) ?? 0xe0000) - 0xe0000)).join('')}]`,
-  );
+  if (!HIDDEN_TAGS.test(text)) return text;
+  return text.replace(HIDDEN_TAG_RUN, (run) => `[hidden: ${[...run].map(tagText).join('')}]`);
+}
+
+/**
+ * The text a model reads: tag characters that mirror ASCII decoded in place, the other tag characters dropped. The
+ * detectors scan this, so an instruction or a canary hidden in tag characters is found like visible text.
+ */
+export function decodeHidden(text: string): string {
+  if (!HIDDEN_TAGS.test(text)) return text;
+  return text.replace(ASCII_TAG, (ch) => String.fromCharCode((ch.codePointAt(0) ?? TAG_BASE) - TAG_BASE)).replace(HIDDEN_TAG_RUN, '');
 }
 
 /**

@@ -10,6 +10,11 @@ export const INJECTION_PATTERNS: readonly RegExp[] = [
   /(?:^|[\s[(<>"'])(?:SYSTEM|ASSISTANT|DEVELOPER)(?: (?:PROMPT|MESSAGE|NOTICE|OVERRIDE|INSTRUCTIONS?))?\s*:/,
   /(?:^|\n)\s*system\s*:/i,
   /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?system>/i,
+  // Tool output that addresses the model itself ("a note to the assistant", "this message is for the AI agent"): the
+  // opening of the "important instructions" and tool-knowledge families. A bare "agent" or "model" is left out on
+  // purpose: "note to the agent" is everyday support-ticket text, and a finding marks what follows as untrusted.
+  /\b(?:note|message|notice|memo|reminder|instructions?)\s+(?:is\s+)?(?:for|to)\s+(?:the\s+|any\s+)?(?:ai\s+(?:assistant|agent|model)|assistant|ai|llm|language model)s?\b/i,
+  /<\/?\s*(?:important[\w-]*|information|instructions?)\s*>/i,
 ];
 
 /**
@@ -17,11 +22,13 @@ export const INJECTION_PATTERNS: readonly RegExp[] = [
  * Keep it in step with the patterns above.
  */
 export const INJECTION_HINT =
-  /ignore|disregard|forget|override|bypass|instruction|you are now|system|assistant|developer|<\||\[\/?inst\]|<<\/?sys>>/i;
+  /ignore|disregard|forget|override|bypass|instruction|you are now|system|assistant|developer|\bai\b|llm|language model|<\/?\s*(?:important|information)|<\||\[\/?inst\]|<<\/?sys>>/i;
 
 /** Unicode tag characters (U+E0000-U+E007F): invisible text that models still read. */
 export const HIDDEN_TAGS = /[\u{E0000}-\u{E007F}]/u;
 export const HIDDEN_TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
+/** The tag characters that mirror printable ASCII (U+E0020-U+E007E). */
+export const ASCII_TAG = /[\u{E0020}-\u{E007E}]/gu;
 
 /** The canary tokens this service plants in mutations. */
 export const CANARY_PATTERN = /RTS-CANARY-[0-9a-f]{16}/;
