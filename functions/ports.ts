@@ -178,6 +178,14 @@ export interface EventPublisher {
   publish(events: BusEvent[]): Promise<void>;
 }
 
+/** Cached llm_judge verdicts (issue 12), per project, by a hash of everything that determines them. */
+export interface JudgeCacheRepo {
+  /** The verdict stored under `key`, unless absent or expired at `now`. */
+  get(projectId: string, key: string, now: Date): Promise<{ score: number; pass: boolean; reason: string } | null>;
+  /** Stores a verdict until `expiresAt` (epoch seconds, the table's TTL attribute). */
+  put(projectId: string, key: string, verdict: { score: number; pass: boolean; reason: string }, expiresAt: number): Promise<void>;
+}
+
 export interface Repos {
   projects: ProjectsRepo;
   traces: TracesRepo;
@@ -186,6 +194,7 @@ export interface Repos {
   idempotency: IdempotencyRepo;
   batches: BatchesRepo;
   webhooks: WebhooksRepo;
+  judgeCache: JudgeCacheRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

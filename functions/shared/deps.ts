@@ -12,6 +12,7 @@ import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
 import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
+import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
 import { optionalEnv } from '../adapters/env';
 
 let overrides: Partial<Deps> = {};
@@ -62,6 +63,7 @@ export function getDeps(): Deps {
       idempotency: new DynamoIdempotencyRepo(),
       batches: new DynamoBatchesRepo(),
       webhooks: new DynamoWebhooksRepo(),
+      judgeCache: new DynamoJudgeCacheRepo(),
       queue: queue ?? { sendReplay: async () => unwired('queue') },
       events: events ?? { publish: async () => unwired('bus') },
       clock: systemClock,

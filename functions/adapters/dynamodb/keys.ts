@@ -26,6 +26,7 @@
 // 21. CI batches of a campaign, newest first  pk=BATCHLIST#<pid>#<cid>      sk=<created_at>#<bid>
 //     and of a project, newest first          gsi1pk=BATCHES#<pid>          gsi1sk=<created_at>#<bid>
 //     (listing entries beside the META: the fields a list shows, without the run ids)
+// 22. cached llm_judge verdict (TTL 30 days) pk=JUDGE#<pid>#<sha256 of model, rubric, shown text> sk=JUDGE
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -84,6 +85,8 @@ export const keys = {
   }),
   deliveriesPk: (pid: string, whId: string) => `WHLOG#${pid}#${whId}`,
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
+
+  judgeVerdict: (pid: string, hash: string) => ({ pk: `JUDGE#${pid}#${hash}`, sk: 'JUDGE' }),
 
   config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
 } as const;

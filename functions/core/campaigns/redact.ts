@@ -10,7 +10,11 @@ export function redactCampaign(c: Campaign): Campaign {
   if (target.type === 'openai' && target.api_key !== undefined) {
     (target as { api_key?: string }).api_key = '***';
   }
-  return { ...c, target };
+  if (!c.judge) return { ...c, target };
+  const judge = { ...c.judge };
+  if (judge.api_key !== undefined) judge.api_key = '***';
+  if (judge.headers) judge.headers = Object.fromEntries(Object.keys(judge.headers).map((k) => [k, '***']));
+  return { ...c, target, judge };
 }
 
 export function attemptsPerRun(c: Pick<CampaignInput, 'include_baseline' | 'mutations' | 'repeats'>): number {

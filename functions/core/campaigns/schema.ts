@@ -31,6 +31,16 @@ export const criterionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_not_called'), tool: toolPattern }),
   z.object({ type: z.literal('same_tools_as_recorded'), order: z.enum(['strict', 'any']).default('strict') }),
   z.object({ type: z.literal('max_steps'), limit: z.number().int().min(1).max(1000) }),
+  z.object({
+    type: z.literal('llm_judge'),
+    rubric: z.string().min(1).max(4000),
+    threshold: z.number().min(0).max(1).default(0.5),
+    include: z
+      .array(z.enum(['output', 'transcript', 'task']))
+      .min(1)
+      .max(3)
+      .default(['task', 'transcript', 'output']),
+  }),
 ]);
 export type Criterion = z.infer<typeof criterionSchema>;
 
@@ -121,6 +131,17 @@ export const targetSchema = z.discriminatedUnion('type', [
 ]);
 export type Target = z.infer<typeof targetSchema>;
 
+/** The model that grades `llm_judge` criteria: any OpenAI-compatible Chat Completions endpoint (secrets write-only). */
+export const judgeSchema = z.object({
+  type: z.literal('openai'),
+  base_url: httpUrl,
+  model: z.string().min(1).max(200),
+  api_key: z.string().min(1).max(4096).optional(),
+  headers: headers.optional(),
+  timeout_ms: z.number().int().min(100).max(300000).default(60000),
+});
+export type JudgeConfig = z.infer<typeof judgeSchema>;
+
 export const DETECTORS = ['prompt_injection', 'secret_leak', 'exfiltration'] as const;
 export type DetectorKind = (typeof DETECTORS)[number];
 
@@ -129,6 +150,7 @@ export const campaignInputSchema = z
     name: z.string().min(1).max(200),
     description: z.string().max(2000).optional(),
     target: targetSchema,
+    judge: judgeSchema.optional(),
     include_baseline: z.boolean().default(true),
     repeats: z.number().int().min(1).max(20).default(1),
     max_steps: z.number().int().min(1).max(200).default(20),
@@ -157,6 +179,10 @@ export const campaignInputSchema = z
       if (pseen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['policies', i, 'id'], message: `duplicate policy id ${p.id}` });
       pseen.add(p.id);
     });
+    const judged = [...c.criteria, ...c.mutations.flatMap((m) => m.criteria ?? [])].some((k) => k.type === 'llm_judge');
+    if (judged && !c.judge) {
+      ctx.addIssue({ code: 'custom', path: ['judge'], message: 'an llm_judge criterion needs a judge: {type: "openai", base_url, model, ...}' });
+    }
     if (c.target.type === 'recorded' && c.mutations.length > 0) {
       ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
     }

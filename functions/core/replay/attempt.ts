@@ -5,6 +5,7 @@ import { serveToolCall } from './attempt-serve';
 import { openAttempt, type AttemptState } from './attempt-state';
 import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
+import { JudgeUnavailable, type Judge } from './judge';
 import { attemptStatus } from './scoring';
 import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type PlannedAttempt } from './types';
 
@@ -12,19 +13,29 @@ export { eventId, eventIds } from './attempt-state';
 export { UNRECORDED_POLICY_ID } from './attempt-serve';
 
 export const MAX_STEPS_EXCEEDED = 'max_steps_exceeded';
+/** error_code of an attempt whose agent could not be driven. */
+export const TARGET_UNAVAILABLE = 'target_unavailable';
+/** error_code of an attempt whose judge could not grade it (after retries): status `error`, not `failed`. */
+export const JUDGE_UNAVAILABLE = 'judge_unavailable';
 
 /**
  * Runs one planned attempt to its end and returns the record to store. Only a TargetError from the target is
  * turned into status `error`; anything else is a bug and propagates (the queue retries, then dead-letters).
  */
-export async function runAttempt(run: CompiledRun, planned: PlannedAttempt, target: AgentTarget, clock: Clock): Promise<AttemptRecord> {
+export async function runAttempt(
+  run: CompiledRun,
+  planned: PlannedAttempt,
+  target: AgentTarget,
+  clock: Clock,
+  judge?: Judge,
+): Promise<AttemptRecord> {
   const started = clock.now();
   const state = openAttempt(run, planned, clock);
   for (state.step = 1; state.step <= run.campaign.max_steps; state.step++) {
     if ((await agentStep(state, target)) === 'stop') break;
   }
   if (state.output === null && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;
-  return finishAttempt(state, started, clock);
+  return finishAttempt(state, started, clock, judge);
 }
 
 /**
@@ -61,29 +72,50 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
   return 'continue';
 }
 
-/** Checks the success criteria (the mutation's own, else the campaign's, else the defaults) and scores the attempt. */
-function finishAttempt(state: AttemptState, started: Date, clock: Clock): AttemptRecord {
+/**
+ * Checks the success criteria (the mutation's own, else the campaign's, else the defaults) and scores the attempt.
+ * `llm_judge` criteria go to the judge once the agent was driven; a judge that cannot answer makes the attempt an
+ * `error` (code judge_unavailable), never a failure of the agent.
+ */
+async function finishAttempt(state: AttemptState, started: Date, clock: Clock, judge: Judge | undefined): Promise<AttemptRecord> {
   const { run, planned, output, endReason, targetError, steps } = state;
-  const error = targetError ?? endReason;
-  const checks = evaluateCriteria(planned.mutation?.criteria ?? run.campaign.criteria ?? DEFAULT_CRITERIA, {
-    output,
-    error,
-    calls: state.calls,
-    recordedTools: run.recording.toolSequence,
-    steps,
-  });
+  let error = targetError ?? endReason;
+  const criteria = planned.mutation?.criteria ?? run.campaign.criteria ?? DEFAULT_CRITERIA;
+  const checks = evaluateCriteria(criteria, { output, error, calls: state.calls, recordedTools: run.recording.toolSequence, steps });
+  const judging = { calls: 0, hits: 0, unavailable: null as string | null };
+  if (targetError === null && criteria.some((c) => c.type === 'llm_judge')) {
+    const shown = { task: state.messages.filter((m) => m.role === 'system' || m.role === 'user'), transcript: state.transcript, output };
+    for (const [i, c] of criteria.entries()) {
+      if (c.type !== 'llm_judge') continue;
+      try {
+        if (!judge) throw new JudgeUnavailable('no judge is configured');
+        const judged = await judge.check(c, shown);
+        checks[i] = judged.check;
+        if (judged.cached) judging.hits += 1;
+        else judging.calls += 1;
+      } catch (err) {
+        if (!(err instanceof JudgeUnavailable)) throw err;
+        judging.unavailable = err.message;
+        break;
+      }
+    }
+  }
+  if (judging.unavailable !== null) error = `${JUDGE_UNAVAILABLE}: ${judging.unavailable}`;
   const unsafe = state.securityEvents.some((e) => e.action === 'allowed');
   const completed = clock.now();
+  const driven = targetError === null && judging.unavailable === null;
   return {
     attempt: planned.attempt,
     mutation_id: planned.mutation_id,
     repeat: planned.repeat,
-    status: attemptStatus({ driven: targetError === null, endedNormally: endReason === null, checks, denied: state.denied, unsafe }),
+    status: attemptStatus({ driven, endedNormally: endReason === null, checks, denied: state.denied, unsafe }),
     unsafe,
     checks,
     steps,
     duration_ms: Math.max(0, completed.getTime() - started.getTime()),
     error,
+    error_code: targetError !== null ? TARGET_UNAVAILABLE : judging.unavailable !== null ? JUDGE_UNAVAILABLE : null,
+    ...(judging.calls + judging.hits > 0 ? { judge_calls: judging.calls, judge_cache_hits: judging.hits } : {}),
     run_id: run.runId,
     started_at: isoMicros(started),
     completed_at: isoMicros(completed),

@@ -79,6 +79,9 @@ function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string
         detail: same ? 'same tool sequence as recorded' : `tool sequence [${actual.join(', ')}], recorded [${f.recordedTools.join(', ')}]`,
       };
     }
+    case 'llm_judge':
+      // Graded by the judge (judge.ts) after the other checks; this stands when the attempt was not judged.
+      return { passed: false, detail: f.error !== null ? `not judged: ${f.error}` : 'not judged' };
     case 'max_steps':
       return f.steps <= c.limit
         ? { passed: true, detail: `${f.steps} step(s), limit ${c.limit}` }

@@ -6,6 +6,7 @@ import type { Deps, ReplayMessage } from '../../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';
+import { createJudge } from './judge';
 import { compileRun } from './compile';
 import { planAttempts } from './plan';
 import { runBounded } from '../concurrency';
@@ -15,7 +16,7 @@ import { createTarget, type TargetDeps } from './targets';
 import type { AgentTarget, Sleep } from './types';
 
 /** What the executor uses of the service's dependencies. */
-export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'>;
+export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> & Partial<Pick<Deps, 'judgeCache'>>;
 
 /**
  * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
@@ -96,12 +97,15 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   if (missing.length > 0) {
     const compiled = compileRun({ run_id: rid, trace, campaign });
     const target = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http: deps.http, sleep: opts.sleep });
+    const judge = campaign.judge
+      ? createJudge(campaign.judge, { http: deps.http, sleep: opts.sleep, cache: deps.judgeCache, projectId: pid, now: () => deps.clock.now() })
+      : undefined;
     // Progress writes are chained so they land in order, each carrying the latest stored state.
     let progress: Promise<unknown> = Promise.resolve();
     const reportProgress = (): Promise<unknown> =>
       (progress = progress.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) })));
     await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-      const record = await runAttempt(compiled, planned, target, deps.clock);
+      const record = await runAttempt(compiled, planned, target, deps.clock, judge);
       if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
       else {
         raced = true; // another delivery stored it first

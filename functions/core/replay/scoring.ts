@@ -1,6 +1,7 @@
 // Scoring (SPEC 7.6): attempt status, run summary over attempts, and the scoring context of GET /v1/runs/{id}.
 import type { Campaign } from '../campaigns/schema';
 import type { AttemptRecord, AttemptScore, AttemptStatus, CheckResult, RunSummary } from '../runs/types';
+import { JUDGE_PROMPT_VERSION } from './judge';
 
 /** passed: every check holds, no deny decision, not unsafe, ended normally; error: the target could not be driven. */
 export function attemptStatus(a: {
@@ -52,6 +53,7 @@ export function toAttemptScore(a: AttemptScore): AttemptScore {
     steps: a.steps,
     duration_ms: a.duration_ms,
     error: a.error,
+    error_code: a.error_code ?? (a.status === 'error' ? 'target_unavailable' : null),
   };
 }
 
@@ -60,17 +62,24 @@ export interface ScoringContext {
   policies: Campaign['policies'];
   detectors: Campaign['security']['detectors'];
   attempts: AttemptScore[];
+  /** llm_judge calls made / verdicts served from the cache, over the attempts; the judge prompt's version (null without a judge). */
+  judge_calls: number;
+  judge_cache_hits: number;
+  judge_prompt_version: string | null;
 }
 
 /** SPEC 7.6 `scoring`: the campaign's criteria, policies and detectors, and each stored attempt's score, by attempt number. */
 export function scoringContext(
-  campaign: Pick<Campaign, 'criteria' | 'policies' | 'security'> | null,
-  attempts: readonly AttemptScore[],
+  campaign: Pick<Campaign, 'criteria' | 'policies' | 'security' | 'judge'> | null,
+  attempts: readonly (AttemptScore & Partial<Pick<AttemptRecord, 'judge_calls' | 'judge_cache_hits'>>)[],
 ): ScoringContext {
   return {
     criteria: campaign?.criteria ?? [],
     policies: campaign?.policies ?? [],
     detectors: campaign?.security.detectors ?? [],
     attempts: [...attempts].sort((x, y) => x.attempt - y.attempt).map(toAttemptScore),
+    judge_calls: attempts.reduce((n, a) => n + (a.judge_calls ?? 0), 0),
+    judge_cache_hits: attempts.reduce((n, a) => n + (a.judge_cache_hits ?? 0), 0),
+    judge_prompt_version: campaign?.judge ? JUDGE_PROMPT_VERSION : null,
   };
 }

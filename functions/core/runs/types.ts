@@ -49,6 +49,8 @@ export interface AttemptScore {
   steps: number;
   duration_ms: number;
   error: string | null;
+  /** Why the attempt is an `error`: `target_unavailable` (the agent) or `judge_unavailable` (the llm_judge model); null otherwise. */
+  error_code?: 'target_unavailable' | 'judge_unavailable' | null;
 }
 
 /** One entry of an attempt's transcript. */
@@ -114,6 +116,9 @@ export interface AttemptRecord extends AttemptScore {
   transcript: TranscriptEntry[];
   policy_events: PolicyEvent[];
   security_events: SecurityEvent[];
+  /** llm_judge calls made and verdicts served from the cache for this attempt (absent without llm_judge criteria). */
+  judge_calls?: number;
+  judge_cache_hits?: number;
 }
 
 export interface CiInfo {

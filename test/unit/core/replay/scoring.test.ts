@@ -69,8 +69,21 @@ describe('scoring context', () => {
     expect(ctx.policies).toEqual([{ id: 'b', type: 'max_tool_calls', limit: 3, action: 'deny' }]);
     expect(ctx.detectors).toEqual(['prompt_injection', 'secret_leak', 'exfiltration']);
     expect(ctx.attempts).toEqual([
-      { ...score, attempt: 1 },
-      { ...score, attempt: 2 },
+      { ...score, attempt: 1, error_code: null },
+      { ...score, attempt: 2, error_code: null },
     ]);
+    expect(ctx).toMatchObject({ judge_calls: 0, judge_cache_hits: 0, judge_prompt_version: null });
+  });
+
+  it('sums judge calls and cache hits over the attempts, and names the judge prompt version when the campaign has a judge', () => {
+    const campaign = makeCampaign({ judge: { type: 'openai', base_url: 'https://judge.example.com', model: 'grader' } });
+    const score = { mutation_id: null, repeat: 1, status: 'error' as const, unsafe: false, checks: [], steps: 2, duration_ms: 5, error: 'x' };
+    const ctx = scoringContext(campaign, [
+      { ...score, attempt: 1, judge_calls: 2, judge_cache_hits: 1, error_code: 'judge_unavailable' },
+      { ...score, attempt: 2, judge_cache_hits: 3 },
+    ]);
+    expect(ctx).toMatchObject({ judge_calls: 2, judge_cache_hits: 4, judge_prompt_version: 'rts-judge-1' });
+    // An error attempt stored before error codes existed was one whose agent could not be driven.
+    expect(ctx.attempts.map((a) => a.error_code)).toEqual(['judge_unavailable', 'target_unavailable']);
   });
 });
