@@ -136,7 +136,7 @@ describe('rts ci run', () => {
     expect(res.stdout).toContain(
       'Failing cells:\n  - bad <one> & "quoted" [baseline] criterion output_contains: output does not contain "refund"; 0/1 passed\n',
     );
-    expect(res.stdout).toMatch(/Reasons:\n {2}- trace "bad <one> & "quoted"" \(run [0-9a-f-]{36}\): pass_rate 0 < min_pass_rate 0\.9/);
+    expect(res.stdout).toMatch(/Reasons:\n {2}- trace "bad <one> & \\"quoted\\"" \(run [0-9a-f-]{36}\): pass_rate 0 < min_pass_rate 0\.9/);
     const suite = parser.parse(readFileSync(junit, 'utf8')).testsuite;
     expect(suite).toMatchObject({ tests: '2', failures: '1', errors: '0' });
     const bad = suite.testcase.find((t: { classname: string }) => t.classname === 'bad <one> & "quoted"');
