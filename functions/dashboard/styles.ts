@@ -76,8 +76,31 @@ ol.transcript > li.role-assistant { border-left-color: #8250df; }
 ol.transcript > li.tool { border-left-color: #1a7f37; }
 ol.transcript > li.denied { border-left-color: var(--bad-fg); background: var(--bad-bg); }
 ol.transcript > li.unrecorded { border-left-color: var(--warn-fg); }
+ol.transcript > li.injected { border-left-color: #bf3989; border-left-width: 6px; }
+.inj-note { margin: .35rem 0 0; font-size: .85rem; color: #99286e; }
+mark.inj, pre.inj-all { background: #ffd8e8; color: #4d0f2f; outline: 1px solid #e85aad; border-radius: 2px; }
+mark.canary { background: #ffebe9; color: var(--bad-fg); font-weight: 700; outline: 1px dashed var(--bad-fg); }
+.hidden-tags { background: #fbefff; color: #6639ba; border: 1px dashed #8250df; border-radius: 3px; padding: 0 .2rem; font-style: italic; }
+tr.targeted > td { background: #fff8c5; }
+.matrix th[scope="row"] { font-weight: 600; white-space: nowrap; }
+.matrix th.mx-col, .matrix td.mx-cell { text-align: center; }
+.mx-type { display: block; font-size: .7rem; color: var(--muted); text-transform: none; letter-spacing: 0; font-weight: 400; }
+.mx { display: inline-block; min-width: 5.5rem; padding: .15rem .5rem; border-radius: 6px; font-weight: 600; font-size: .85rem;
+  border: 1px solid; text-decoration: none; white-space: nowrap; font-variant-numeric: tabular-nums; }
+a.mx:hover { text-decoration: underline; }
+.mx-sym { margin-right: .15rem; }
+.mx-passed { background: var(--ok-bg); color: var(--ok-fg); border-color: #4ac26b; }
+.mx-failed { background: var(--bad-bg); color: var(--bad-fg); border-color: #ff8182; }
+.matrix thead th .mono { text-transform: none; letter-spacing: 0; }
+.mx-unsafe { background: #bf3989; color: #fff; border-color: #99286e; }
+.mx-error { background: var(--warn-bg); color: var(--warn-fg); border-color: #fb8f44; }
+.mx-pending, .mx-none { background: var(--idle-bg); color: var(--idle-fg); border-color: #d0d7de; border-style: dashed; }
+.mx-legend { font-size: .8rem; margin: .4rem 0 0; }
+.mx-legend .mx { min-width: 0; }
 .entry-head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; font-size: .85rem; font-weight: 600; }
-pre { margin: .35rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; border-radius: 4px; padding: .4rem .55rem; max-height: 24rem; overflow: auto; }
+pre { margin: .35rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; border-radius: 4px; padding: .4rem .55rem; }
+pre.clip { max-height: 24rem; overflow: auto; box-shadow: inset 0 -10px 8px -8px rgba(31,35,40,.25); }
+button.more { margin-top: .3rem; font-size: .8rem; padding: .15rem .6rem; }
 .calls { margin: .35rem 0 0; padding-left: 1.1rem; }
 .status-line { font-size: .85rem; color: var(--muted); margin: .25rem 0 0; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -28,6 +28,8 @@ export interface ScoredAttempt {
   status?: string;
   unsafe?: boolean;
   error?: string | null;
+  /** Why an `error` attempt is one: target_unavailable or judge_unavailable. */
+  error_code?: string | null;
   checks?: Check[];
   steps?: number;
   duration_ms?: number;
@@ -76,9 +78,14 @@ export interface EvalSet {
   min_scenarios?: number;
 }
 
+/** A policy decision on one tool call (allowed calls leave none): items of GET /v1/runs/{id}/policy-events. */
 export interface PolicyEvent {
+  attempt?: number;
+  sequence?: number;
+  step?: number;
   decision?: string;
   policy_id?: string;
+  policy_type?: string;
   tool?: string;
   reason?: string;
 }
@@ -109,12 +116,16 @@ export interface TranscriptEntry {
 /** Items of GET /v1/runs/{run_id}/attempts. */
 export interface AttemptDetail {
   attempt: number;
+  mutation_id?: string | null;
+  steps?: number;
   transcript?: TranscriptEntry[];
   output?: unknown;
   policy_events?: PolicyEvent[];
+  security_events?: SecurityEvent[];
 }
 
 export interface SecurityEvent {
+  step?: number;
   kind?: string;
   action?: string;
   risk?: { level?: string; score?: number };

@@ -1,5 +1,5 @@
 // The CI batch page: decision, coverage (warned below 100 %), reasons, statistics (pass^k, flaky, the pass rate's
-// interval), the baseline and what changed since it, and the scenario table with its status filters.
+// interval), the baseline and what changed since it, the attack matrix and the scenario table with its status filters.
 import { api } from '../api';
 import { h, renderKeepingFocus } from '../dom';
 import { fail } from '../failure';
@@ -8,12 +8,13 @@ import { poll } from '../polling';
 import type { Campaign, CiBatch } from '../types';
 import { badge, campaignLink, card, crumbs, link, meta, runLink, when } from '../widgets';
 import { baselineMissingAlert, baselineValue, comparisonSection, intervalPanel, metadataPairs } from './batch-sections';
+import { batchMatrix } from './matrix';
 import { filterBar, loadScenarios, scenarioTable, type ScenarioFilter, type ScenarioState } from './scenarios';
 
-/** The batch as last fetched, its campaign's name, and the scenario table's state. */
+/** The batch as last fetched, its campaign (name, mutations), and the scenario table's state. */
 interface BatchState {
   batch: CiBatch | null;
-  campaignName: string | null;
+  campaign: Campaign | null;
   campaignAsked: boolean;
   scenarios: ScenarioState;
 }
@@ -75,7 +76,7 @@ function render(st: BatchState, b: CiBatch, onFilter: (f: ScenarioFilter) => voi
     ),
     intervalPanel(b),
     meta([
-      ['Campaign', campaignLink(b.campaign_id, st.campaignName)],
+      ['Campaign', campaignLink(b.campaign_id, st.campaign?.name)],
       ...metadataPairs(b.metadata),
       ['Baseline', baselineValue(b)],
       ['Thresholds', thresholdsText(b.thresholds)],
@@ -84,6 +85,12 @@ function render(st: BatchState, b: CiBatch, onFilter: (f: ScenarioFilter) => voi
       ['Completed', b.completed_at ? when(b.completed_at) : null],
     ]),
     comparisonSection(cmp),
+    h('h2', { id: 'matrix' }, 'Attack matrix'),
+    batchMatrix(
+      st.scenarios.items,
+      st.campaign,
+      `Attack matrix${st.scenarios.filter ? ` (${st.scenarios.filter} scenarios only)` : ''}: scenarios by mutation; each cell opens its first attempt in the scenario's run`,
+    ),
     h('h2', { id: 'scenarios' }, 'Scenarios'),
     !done && !st.scenarios.filter && st.scenarios.items
       ? h('p', { class: 'muted' }, `Scenario runs appear here as they finish (${st.scenarios.items.length} of ${num(b.trace_count)} so far).`)
@@ -96,7 +103,7 @@ function render(st: BatchState, b: CiBatch, onFilter: (f: ScenarioFilter) => voi
 /** Shows CI batch `id`, refreshed every 2 s until the batch is done. */
 export function batchView(id: string): Promise<void> {
   document.title = `CI batch ${id} - rts dashboard`;
-  const st: BatchState = { batch: null, campaignName: null, campaignAsked: false, scenarios: { filter: '', items: null, expanded: new Set() } };
+  const st: BatchState = { batch: null, campaign: null, campaignAsked: false, scenarios: { filter: '', items: null, expanded: new Set() } };
   const redraw = (): void => {
     if (st.batch) render(st, st.batch, onFilter, onToggle);
   };
@@ -121,20 +128,20 @@ export function batchView(id: string): Promise<void> {
     }, fail);
   }
 
-  async function campaignName(b: CiBatch): Promise<void> {
+  async function loadCampaign(b: CiBatch): Promise<void> {
     if (st.campaignAsked || !b.campaign_id) return;
     st.campaignAsked = true;
     try {
-      st.campaignName = (await api<Campaign>(`/v1/campaigns/${encodeURIComponent(b.campaign_id)}`)).name || null;
+      st.campaign = await api<Campaign>(`/v1/campaigns/${encodeURIComponent(b.campaign_id)}`);
     } catch {
-      // The name is a nicety: the campaign's id is shown without it.
+      // A nicety: the campaign's id is shown without its name, and the matrix takes its columns from the cells.
     }
   }
 
   return poll(async () => {
     const filter = st.scenarios.filter;
     const [b, items] = await Promise.all([api<CiBatch>(`/v1/ci/batch/${encodeURIComponent(id)}`), loadScenarios(id, filter)]);
-    await campaignName(b);
+    await loadCampaign(b);
     st.batch = b;
     if (st.scenarios.filter === filter) st.scenarios.items = items;
     redraw();

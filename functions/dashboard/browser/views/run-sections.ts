@@ -1,6 +1,7 @@
 // Sections of the run page besides the transcript: an attempt's failed checks, the CI verdict, the security events table.
 import { h, type Child } from '../dom';
 import { badgeKind, compact, num, safeUrl, thresholdsText } from '../format';
+import { decorate } from '../highlight';
 import type { AttemptDetail, CiRun, ScoredAttempt, SecurityEvents } from '../types';
 import { badge, batchLink, meta, numCell, row, table } from '../widgets';
 
@@ -69,7 +70,7 @@ export function securityTable(sec: SecurityEvents | null): HTMLElement {
             h('span', { class: 'muted' }, typeof risk.score === 'number' ? risk.score.toFixed(2) : ''),
           ],
           src.type ? src.type + (src.tool ? ` ${src.tool}` : '') : '-',
-          h('code', null, e.evidence || ''),
+          h('code', null, decorate(e.evidence || '')),
         ]),
       );
     }

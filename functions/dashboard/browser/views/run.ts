@@ -1,13 +1,16 @@
-// The run page: status, summary cards, details, the CI verdict, scored attempts with transcripts, security events.
+// The run page: status, summary cards, details, the CI verdict, the attack matrix, scored attempts with their panels
+// (policy events, transcript), security events. `#attempt-<n>`, `#baseline` or `#mutation-<id>` opens an attempt.
 import { api } from '../api';
-import { h, renderKeepingFocus } from '../dom';
+import { h, renderKeepingFocus, type Child } from '../dom';
 import { fail } from '../failure';
 import { duration, isActive, num, pct } from '../format';
 import { poll } from '../polling';
-import type { AttemptDetail, CiRun, Page, Run, ScoredAttempt, SecurityEvents } from '../types';
+import type { AttemptDetail, Campaign, CiRun, Page, Run, ScoredAttempt, SecurityEvents } from '../types';
 import { badge, batchLink, campaignLink, card, crumbs, link, meta, numCell, row, runStatusBadges, table, traceLabel, when } from '../widgets';
+import { runMatrix } from './matrix';
 import { ciPanel, failedChecks, securityTable } from './run-sections';
-import { transcriptBlock } from './transcript';
+import { parseTarget, resolveTarget, targetText, type Target } from './run-target';
+import { transcriptBlock, type TextState } from './transcript';
 
 /** What the run page has loaded so far and which transcripts are open. */
 interface RunState {
@@ -20,7 +23,19 @@ interface RunState {
   ci: CiRun | null;
   /** The CI verdict is final, or the run is not a CI run. */
   ciDone: boolean;
+  /** The run's campaign (the matrix's columns and mutation types), once asked for; null when unreadable. */
+  campaign: Campaign | null;
+  campaignAsked: boolean;
+  /** The attempt the address names, until the page has opened it and scrolled to it. */
+  target: Target | null;
+  /** The attempt last opened from the address (its row is highlighted). */
+  targeted: number | null;
+  /** Long texts opened in full. */
+  text: TextState;
 }
+
+/** Listens for hash changes of the current run page (one listener per page, replaced when the view starts again). */
+let hashListener: (() => void) | null = null;
 
 function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
   const details = new Map<number, AttemptDetail>();
@@ -29,33 +44,33 @@ function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (at
   for (const a of scored) {
     const open = st.expanded.has(a.attempt);
     const panelId = `transcript-${a.attempt}`;
-    rows.push(
-      row(
-        [
-          numCell(num(a.attempt)),
-          a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
-          numCell(num(a.repeat)),
-          badge(a.status),
-          a.unsafe ? badge('unsafe', 'warn') : h('span', { class: 'muted' }, 'no'),
-          failedChecks(a, details.get(a.attempt)),
-          numCell(num(a.steps)),
-          numCell(duration(a.duration_ms)),
-          h(
-            'button',
-            {
-              type: 'button',
-              id: `toggle-${a.attempt}`,
-              'aria-expanded': open ? 'true' : 'false',
-              'aria-controls': panelId,
-              onclick: () => toggle(a.attempt),
-            },
-            open ? 'Hide transcript' : 'Show transcript',
-          ),
-        ],
-        open ? 'expanded' : null,
-      ),
+    const tr = row(
+      [
+        numCell(num(a.attempt)),
+        a.mutation_id ? h('span', { class: 'mono' }, a.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
+        numCell(num(a.repeat)),
+        badge(a.status),
+        a.unsafe ? badge('unsafe', 'warn') : h('span', { class: 'muted' }, 'no'),
+        failedChecks(a, details.get(a.attempt)),
+        numCell(num(a.steps)),
+        numCell(duration(a.duration_ms)),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: `toggle-${a.attempt}`,
+            'aria-expanded': open ? 'true' : 'false',
+            'aria-controls': panelId,
+            onclick: () => toggle(a.attempt),
+          },
+          open ? 'Hide transcript' : 'Show transcript',
+        ),
+      ],
+      [open ? 'expanded' : '', st.targeted === a.attempt ? 'targeted' : ''].join(' ').trim() || null,
     );
-    if (open) rows.push(h('tr', { class: 'detail', id: panelId }, h('td', { colspan: 9 }, transcriptBlock(details.get(a.attempt)))));
+    tr.id = `attempt-${a.attempt}`;
+    rows.push(tr);
+    if (open) rows.push(h('tr', { class: 'detail', id: panelId }, h('td', { colspan: 9 }, transcriptBlock(details.get(a.attempt), st.text))));
   }
   return rows;
 }
@@ -97,7 +112,10 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
       ['Completed', run.completed_at ? when(run.completed_at) : null],
     ]),
     ciPanel(st.ci),
+    h('h2', { id: 'matrix' }, 'Attack matrix'),
+    runMatrix(run, st.campaign),
     h('h2', null, 'Attempts'),
+    missingTarget(st, run),
     table(
       'Scored attempts; open a transcript to see messages, tool calls and served results',
       [
@@ -119,17 +137,69 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
   ]);
 }
 
+/** A note when the address names an attempt this finished run does not have. */
+function missingTarget(st: RunState, run: Run): Child {
+  if (!st.target || isActive(run.status) || resolveTarget(st.target, run.scoring?.attempts || []) !== null) return null;
+  return h('p', { class: 'alert alert-warn', role: 'status' }, `This run has no ${targetText(st.target)}.`);
+}
+
+/**
+ * Opens the attempt the address names once it is scored: expands its panel, re-renders, scrolls its row to the top
+ * and focuses its toggle. Done once per target (polling re-renders keep the reader's position).
+ */
+function openTarget(st: RunState, redraw: () => void): void {
+  const run = st.run;
+  if (!st.target || !run) return;
+  const n = resolveTarget(st.target, run.scoring?.attempts || []);
+  if (n === null) return;
+  st.target = null;
+  st.targeted = n;
+  st.expanded.add(n);
+  redraw();
+  document.getElementById(`attempt-${n}`)?.scrollIntoView({ block: 'start' });
+  document.getElementById(`toggle-${n}`)?.focus({ preventScroll: true });
+}
+
 /** Shows run `id`, refreshed every 2 s until the run has ended and, for a CI run, its verdict is final. */
 export function runView(id: string): Promise<void> {
   document.title = `Run ${id} - rts dashboard`;
-  const st: RunState = { run: null, expanded: new Set(), detailKey: null, attempts: null, security: null, ci: null, ciDone: false };
+  const st: RunState = {
+    run: null,
+    expanded: new Set(),
+    detailKey: null,
+    attempts: null,
+    security: null,
+    ci: null,
+    ciDone: false,
+    campaign: null,
+    campaignAsked: false,
+    target: parseTarget(location.hash),
+    targeted: null,
+    text: { open: new Set(), toggle: toggleText },
+  };
   const path = `/v1/runs/${encodeURIComponent(id)}`;
+  const redraw = (): void => {
+    if (st.run) render(st, st.run, toggle);
+  };
 
   function toggle(attempt: number): void {
     if (st.expanded.has(attempt)) st.expanded.delete(attempt);
     else st.expanded.add(attempt);
-    if (st.run) render(st, st.run, toggle);
+    redraw();
   }
+
+  function toggleText(key: string): void {
+    if (!st.text.open.delete(key)) st.text.open.add(key);
+    redraw();
+    document.querySelector<HTMLElement>(`[aria-controls="${key}"]`)?.focus({ preventScroll: true });
+  }
+
+  if (hashListener) window.removeEventListener('hashchange', hashListener);
+  hashListener = () => {
+    st.target = parseTarget(location.hash);
+    openTarget(st, redraw);
+  };
+  window.addEventListener('hashchange', hashListener);
 
   return poll(async () => {
     const run = await api<Run>(path);
@@ -147,6 +217,16 @@ export function runView(id: string): Promise<void> {
         api<SecurityEvents>(`${path}/security-events`).then((b) => {
           st.security = b;
         }),
+      );
+    }
+    if (!st.campaignAsked && run.campaign_id) {
+      st.campaignAsked = true;
+      // The campaign only adds the planned columns and the mutation types: the matrix is drawn without it.
+      jobs.push(
+        api<Campaign>(`/v1/campaigns/${encodeURIComponent(run.campaign_id)}`).then(
+          (c) => void (st.campaign = c),
+          () => undefined,
+        ),
       );
     }
     if (!st.ciDone && (run.source === 'ci' || !run.source)) {
@@ -170,6 +250,7 @@ export function runView(id: string): Promise<void> {
     st.detailKey = key;
     st.run = run;
     render(st, run, toggle);
+    openTarget(st, redraw);
     return isActive(run.status) || (!st.ciDone && run.source === 'ci');
   }, fail);
 }
