@@ -1,5 +1,5 @@
 // `rts admin`: projects and API keys, against the running local service's store or (with --table) a DynamoDB table in AWS.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKey, createProject } from '../core/auth';
@@ -7,14 +7,19 @@ import { isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
 import { resetAwsClients } from '../adapters/aws';
+import { runningServices, type ServiceRecord } from '../local/data-lock';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../local/store';
 
 const USAGE = `Usage:
-  rts admin create-project --name <name> [--table <TableName> [--region <region>]]
-  rts admin create-key --project <project_id> [--table <TableName> [--region <region>]]
-  rts admin revoke-key --project <project_id> --key-id <key_id> [--table <TableName> [--region <region>]]
+  rts admin create-project --name <name> [--data-dir <folder> | --table <TableName> [--region <region>]]
+  rts admin create-key --project <project_id> [--data-dir <folder> | --table <TableName> [--region <region>]]
+  rts admin revoke-key --project <project_id> --key-id <key_id> [--data-dir <folder> | --table <TableName> [--region <region>]]
 
-Without --table the command uses the local service's store (its data folder: --data-dir, RTS_DATA_DIR or .rts).
+Without --table the command uses the local store: that of the rts serve running on the data folder
+(--data-dir <folder>, RTS_DATA_DIR, else .rts), or the folder's store opened directly when no service
+runs. With no folder named and no store in .rts, the one rts serve running elsewhere is used; when
+that would be ambiguous, or would write keys a running service never sees, the command refuses and
+says which data folder is in use.
 Output is JSON on stdout.
 `;
 
@@ -27,7 +32,71 @@ async function reachable(endpoint: string): Promise<boolean> {
   }
 }
 
-/** Points the DynamoDB client at the right table: AWS with --table, else the local store (running or opened here). */
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A refusal that is not a usage error: said on stderr without the usage text, exit 2. */
+class Refusal extends Error {}
+
+function useStore(endpoint: string, table: string): void {
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.TABLE_NAME = table;
+}
+
+const describeServices = (services: ServiceRecord[]) =>
+  services.map((s) => `  ${s.url} (pid ${s.pid}): data folder ${s.data_dir}${s.in_memory ? ' (store in memory)' : ''}\n`).join('');
+
+/**
+ * The local store to use: the one of the service running on the data folder (--data-dir, RTS_DATA_DIR, else .rts);
+ * with no folder named, the store of the one `rts serve` running elsewhere when .rts holds no store; the folder's
+ * store opened here when no service runs at all. Refuses instead of creating a store that a running service would
+ * not read (its keys would be refused), and when the folder to use is ambiguous.
+ */
+async function connectLocal(values: { 'data-dir'?: string }): Promise<EmbeddedStore | undefined> {
+  const given = values['data-dir'] ?? process.env.RTS_DATA_DIR;
+  const dataDir = resolve(given ?? '.rts');
+  const info = readJson<{ endpoint: string | null; table: string }>(join(dataDir, 'store.json'));
+  if (info?.endpoint && (await reachable(info.endpoint))) {
+    useStore(info.endpoint, info.table);
+    return undefined;
+  }
+  const records = runningServices().filter((r) => resolve(r.data_dir) !== dataDir);
+  const live = (await Promise.all(records.map(async (r) => ((await reachable(r.store_endpoint)) ? r : undefined)))).filter(
+    (r): r is ServiceRecord => !!r,
+  );
+  const hasStore = existsSync(join(dataDir, 'store'));
+  if (live.length) {
+    if (!given && !hasStore && live.length === 1) {
+      const s = live[0];
+      process.stderr.write(`rts admin: using the store of the rts serve running at ${s.url} (pid ${s.pid}, data folder ${s.data_dir})\n`);
+      useStore(s.store_endpoint, s.table);
+      return undefined;
+    }
+    const folder = given ? `the data folder ${dataDir}` : `the default data folder ${dataDir} (neither --data-dir nor RTS_DATA_DIR is set)`;
+    const running = `${live.length === 1 ? 'rts serve is' : `${live.length} rts serve processes are`} running on another data folder:\n${describeServices(live)}`;
+    const point = live.length === 1 ? live[0].data_dir : '<one of these folders>';
+    throw new Refusal(
+      `no rts serve uses ${folder}, ${hasStore ? 'which holds a stopped store' : 'which holds no store'}, but ${running}` +
+        `A project or key written ${hasStore ? 'to that stopped store' : 'to a new store there'} would be refused by ${live.length === 1 ? 'that service' : 'those services'}.\n` +
+        `To use a running service's store: --data-dir ${point} (or RTS_DATA_DIR=${point}).\n` +
+        (hasStore
+          ? `To write to the stopped store anyway: --data-dir ${dataDir}.\n`
+          : `To give ${dataDir} a service of its own first: rts serve --data-dir ${dataDir}.\n`),
+    );
+  }
+  // No service is running: open the folder's persisted store directly.
+  const store = await startEmbeddedStore({ path: join(dataDir, 'store') });
+  await ensureTable(store.endpoint, info?.table ?? 'rts-local');
+  useStore(store.endpoint, info?.table ?? 'rts-local');
+  return store;
+}
+
+/** Points the DynamoDB client at the right table: AWS with --table, else the local store (see connectLocal). */
 async function connect(values: { table?: string; region?: string; 'data-dir'?: string }): Promise<EmbeddedStore | undefined> {
   if (values.table) {
     delete process.env.DYNAMODB_ENDPOINT;
@@ -36,23 +105,7 @@ async function connect(values: { table?: string; region?: string; 'data-dir'?: s
     resetAwsClients();
     return undefined;
   }
-  const dataDir = resolve(values['data-dir'] ?? process.env.RTS_DATA_DIR ?? '.rts');
-  let info: { endpoint: string | null; table: string } | undefined;
-  try {
-    info = JSON.parse(readFileSync(join(dataDir, 'store.json'), 'utf8'));
-  } catch {
-    info = undefined;
-  }
-  process.env.TABLE_NAME = info?.table ?? 'rts-local';
-  let store: EmbeddedStore | undefined;
-  if (info?.endpoint && (await reachable(info.endpoint))) {
-    process.env.DYNAMODB_ENDPOINT = info.endpoint;
-  } else {
-    // The service is not running: open its persisted store directly.
-    store = await startEmbeddedStore({ path: join(dataDir, 'store') });
-    await ensureTable(store.endpoint, process.env.TABLE_NAME);
-    process.env.DYNAMODB_ENDPOINT = store.endpoint;
-  }
+  const store = await connectLocal(values);
   process.env.AWS_REGION ??= 'local';
   resetAwsClients();
   return store;
@@ -60,6 +113,10 @@ async function connect(values: { table?: string; region?: string; 'data-dir'?: s
 
 export async function runAdmin(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -80,7 +137,14 @@ export async function runAdmin(argv: string[]): Promise<number> {
   if (sub !== 'create-project' && !isUuid(values.project)) return usageError('--project <project_id> (a UUID) is required');
   if (sub === 'revoke-key' && !values['key-id']) return usageError('--key-id is required');
 
-  const store = await connect(values);
+  let store: EmbeddedStore | undefined;
+  try {
+    store = await connect(values);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    process.stderr.write(`rts admin: ${err.message}`);
+    return 2;
+  }
   try {
     const deps = { projects: new DynamoProjectsRepo(), clock: systemClock };
     let out: unknown;

@@ -13,8 +13,17 @@ Commands:
   ci run --campaign <id> [...]        submit a CI run or eval-set batch and gate on its verdict
   demo-agent [--port p] [--guarded]   a deterministic sample agent speaking the step protocol
 
+Options:
+  -h, --help                          print this help ('rts <command> --help' or 'rts help <command>': a command's)
+  -V, --version                       print the version of rts
+
 Run 'rts <command> --help' for a command's options.
 `;
+
+/** The package's version (package.json, two folders up from here, as in the repository and the action's checkout). */
+export function version(): string {
+  return (require('../../package.json') as { version: string }).version;
+}
 
 /** Runs a command; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -30,12 +39,22 @@ export async function main(argv: string[]): Promise<number> {
       return (require('./ci') as typeof import('./ci')).runCi(rest);
     case 'demo-agent':
       return (require('./demo-agent') as typeof import('./demo-agent')).runDemoAgentCli(rest);
-    case undefined:
+    case '-V':
+    case '--version':
+      process.stdout.write(`${version()}\n`);
+      return 0;
+    case 'help':
+      // `rts help <command>` is `rts <command> --help`.
+      if (rest.length && rest[0] !== 'help') return main([rest[0], '--help']);
+      process.stdout.write(USAGE);
+      return 0;
     case '-h':
     case '--help':
-    case 'help':
       process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case undefined:
+      process.stderr.write(USAGE);
+      return 2;
     default:
       process.stderr.write(`rts: unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -4,10 +4,21 @@ import { parseArgs } from 'node:util';
 import { RtsClient } from '../sdk/client';
 import { sha256Hex } from '../core/json';
 
-const USAGE = 'Usage: rts traces upload <file...> [--json]\n(reads RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID)\n';
+const USAGE = `Usage: rts traces upload <file...> [--json]
+
+Uploads trace files: native JSON, a JSON array of traces, or OTLP/JSON. Each trace is sent with an
+Idempotency-Key derived from its content, so re-running an upload is safe. --json prints the
+results as JSON. Exit 0 when every trace was stored, 1 when one could not be.
+
+Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (required).
+`;
 
 export async function runTraces(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -1,5 +1,8 @@
 // Typed API client for rts (what users and the CLI import): credentials from arguments or RTS_* variables, JSON errors as RtsApiError.
 import { randomUUID } from 'node:crypto';
+import { checkBaseUrl, networkError, RtsApiError, type ApiErrorBody } from './errors';
+
+export { RtsApiError, type ApiErrorBody } from './errors';
 
 export interface ClientOptions {
   /** Base URL, e.g. http://127.0.0.1:8787. Default: RTS_API_URL. */
@@ -12,22 +15,6 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retries for network errors, 429 and 5xx (POSTs only with an Idempotency-Key). Default 2. */
   retries?: number;
-}
-
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: { path?: string; message: string }[]; request_id: string };
-}
-
-export class RtsApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly body?: ApiErrorBody,
-  ) {
-    super(message);
-    this.name = 'RtsApiError';
-  }
 }
 
 export interface RequestOptions {
@@ -50,7 +37,9 @@ export class RtsClient {
     const projectId = opts.projectId ?? process.env.RTS_PROJECT_ID;
     const missing = [!baseUrl && 'RTS_API_URL', !apiKey && 'RTS_API_KEY', !projectId && 'RTS_PROJECT_ID'].filter(Boolean);
     if (missing.length) throw new Error(`missing configuration: ${missing.join(', ')}`);
-    this.baseUrl = baseUrl!.replace(/\/+$/, '');
+    // Named as the user set it: the CLI passes the environment's value through baseUrl.
+    const fromEnv = opts.baseUrl === undefined || opts.baseUrl === process.env.RTS_API_URL;
+    this.baseUrl = checkBaseUrl(baseUrl!, fromEnv ? 'RTS_API_URL' : 'baseUrl');
     this.apiKey = apiKey!;
     this.projectId = projectId!;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
@@ -77,7 +66,7 @@ export class RtsClient {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (err) {
-        lastErr = new RtsApiError(0, 'network_error', `request to ${url.origin} failed: ${(err as Error).message}`);
+        lastErr = networkError(url, err, this.timeoutMs);
         continue;
       }
       const text = await res.text();
