@@ -4,7 +4,7 @@ import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
-import type { DeliveryLogEntry, WebhookRecord } from './core/webhooks/schema';
+import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent, WebhookRecord } from './core/webhooks/schema';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from './core/ci/compare';
 
@@ -274,8 +274,31 @@ export interface WebhooksRepo {
    * store may have applied a claim whose answer was lost.
    */
   claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean>;
-  /** Appends a delivery log entry that expires at `expiresAt` (epoch seconds). */
-  putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void>;
+  /** Frees a claim `holder` took (a recover that could not queue what it claimed); another holder's claim stays. */
+  releaseClaim(webhookId: string, key: string, holder: string): Promise<void>;
+  /**
+   * Appends a delivery log entry that expires at `expiresAt` (epoch seconds). With `eventId` (the kept event it
+   * delivered) the entry can be found by its delivery id and sent again.
+   */
+  putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number, eventId?: string): Promise<void>;
+  /** One delivery log entry by its delivery id, with its event id and version; null when unknown or past `nowEpoch`. */
+  getDelivery(projectId: string, webhookId: string, deliveryId: string, nowEpoch: number): Promise<StoredDelivery | null>;
+  /** The entries with outcome `failed` created at or after `sinceIso`, oldest first, without entries past `nowEpoch`. */
+  listFailedDeliveries(projectId: string, webhookId: string, sinceIso: string, nowEpoch: number): Promise<StoredDelivery[]>;
+  /**
+   * Records a resend or recovery of an entry: appends its tries (keeping the last few dozen), sets the outcome
+   * (unchanged when null) and increments the version. false when the entry is gone.
+   */
+  recordRedelivery(
+    projectId: string,
+    webhookId: string,
+    deliveryId: string,
+    tries: { attempts: DeliveryAttempt[]; outcome: DeliveryOutcome | null },
+  ): Promise<boolean>;
+  /** Keeps an event's delivered body until `expiresAt`; an event already kept under this id stays as it is. */
+  putEvent(projectId: string, eventId: string, event: StoredEvent, expiresAt: number): Promise<void>;
+  /** A kept event, or null when unknown or expired. */
+  getEvent(projectId: string, eventId: string, nowEpoch: number): Promise<StoredEvent | null>;
   /** The delivery log, newest first, without entries past `nowEpoch`. */
   listDeliveries(projectId: string, webhookId: string, page: PageRequest, nowEpoch: number): Promise<StorePage<DeliveryLogEntry>>;
   /** Success: clears last_error, sets last_delivery_at/last_status. Never recreates a deleted webhook. */

@@ -37,6 +37,9 @@ export const TRACE_BODY_LIMIT = 5 * MIB;
 /** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
 export const ROUTE_TIMEOUT_S = 15;
 
+/** Webhook routes that queue work for the delivery function through the bus (resend, recover, test): 202. */
+const WEBHOOK_COMMAND = { method: 'POST', auth: true, table: 'readwrite', bus: true, status: 202 } as const;
+
 export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/health', handler: 'get-health', auth: false, table: 'read', status: 200, summary: 'Liveness check (no credentials).' },
   {
@@ -321,6 +324,25 @@ export const routes: readonly RouteDef[] = [
     status: 200,
     summary: 'Delivery log, newest first, kept 7 days.',
     list: true,
+  },
+  {
+    ...WEBHOOK_COMMAND,
+    path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/resend',
+    handler: 'post-webhook-resend',
+    summary: "Send a logged delivery's event again now, same delivery id; 409 webhook_paused.",
+  },
+  {
+    ...WEBHOOK_COMMAND,
+    path: '/v1/webhooks/{webhook_id}/recover',
+    handler: 'post-webhook-recover',
+    summary: 'Send every delivery that failed since `since` (within 7 days) once more, oldest first; 409 webhook_paused.',
+    body: 'WebhookRecover',
+  },
+  {
+    ...WEBHOOK_COMMAND,
+    path: '/v1/webhooks/{webhook_id}/test',
+    handler: 'post-webhook-test',
+    summary: 'Send a webhook.test event to this webhook only.',
   },
 ];
 

@@ -7,7 +7,7 @@ import { ciRunRequestSchema, runPackRequestSchema } from './ci/schema';
 import { EVENT_TYPES } from './events';
 import { runRequestSchema } from './runs/schema';
 import { traceInputSchema } from './traces/schema';
-import { webhookCreateSchema, webhookPatchSchema } from './webhooks/schema';
+import { webhookCreateSchema, webhookPatchSchema, webhookRecoverSchema } from './webhooks/schema';
 import { z } from './zod';
 
 const errorSchema = z
@@ -33,6 +33,7 @@ const REQUEST_SCHEMAS = {
   CiRunRequest: ciRunRequestSchema,
   WebhookCreate: webhookCreateSchema,
   WebhookPatch: webhookPatchSchema,
+  WebhookRecover: webhookRecoverSchema,
 } satisfies Record<string, ZodType>;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;

@@ -1,7 +1,9 @@
-// EventBridge target: signs and delivers each project event to the project's subscribed webhooks.
+// EventBridge target: signs and delivers each project event to the project's subscribed webhooks, and runs the
+// resend, recover and test commands the webhook routes put on the same bus (core/webhooks/commands.ts).
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import type { BusEvent } from '../core/events';
-import { deliverEvent, type DeliveryDeps, type FanoutReport } from '../core/webhooks/delivery';
+import type { DeliveryDeps, FanoutReport } from '../core/webhooks/delivery';
+import { handleBusEvent } from '../core/webhooks/redelivery';
 import { getDeps } from '../shared/deps';
 import '../shared/with-http';
 import { addLambdaContext, logger } from '../shared/logger';
@@ -23,8 +25,8 @@ export function createWebhookDeliveryHandler(deps: DeliveryDeps): WebhookDeliver
       throw new Error(`webhook delivery: event ${event?.id} carries no BusEvent envelope`);
     }
     const id = typeof detail.id === 'string' && detail.id !== '' ? detail.id : event.id;
-    const report = await deliverEvent(deps, { id, envelope });
-    // Duplicates (already delivered for this bus event) and skips (paused or deleted mid-retry) are not deliveries.
+    const report = await handleBusEvent(deps, { id, envelope });
+    // Duplicates (already delivered for this bus event or command) and skips (paused or deleted) are not deliveries.
     for (const r of report.results) if (r.outcome === 'succeeded' || r.outcome === 'failed') countMetric('WebhookDeliveries', r.outcome);
     const failed = report.results.filter((r) => r.outcome === 'failed');
     // Failures are worth a line; a routine success is not (it is in the delivery log already).

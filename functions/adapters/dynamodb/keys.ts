@@ -22,11 +22,14 @@
 //     and its limit's slots (one per webhook)  pk=WEBHOOKS#<pid>             sk=SLOT#<nn>
 // 18. delivery log of a webhook (TTL 7 days)  pk=WHLOG#<pid>#<webhook_id>   sk=DLV#<created_at>#<delivery_id>
 // 19. delivery dedup per bus event (TTL)      pk=WHDEDUP#<webhook_id>#<event id> sk=DEDUP
+//     (also the claims of recover, "recover:<delivery_id>:<version>", and of resend commands, "command:<bus id>")
 // 20. deployment-wide settings (cursor key)  pk=CONFIG#<name>               sk=CONFIG
 // 21. CI batches of a campaign, newest first  pk=BATCHLIST#<pid>#<cid>      sk=<created_at>#<bid>
 //     and of a project, newest first          gsi1pk=BATCHES#<pid>          gsi1sk=<created_at>#<bid>
 //     (listing entries beside the META: the fields a list shows, without the run ids)
 // 22. cached llm_judge verdict (TTL 30 days) pk=JUDGE#<pid>#<sha256 of model, rubric, shown text> sk=JUDGE
+// 23. delivery log entry by id (TTL 7 days)   pk=WHLOG#<pid>#<webhook_id>   sk=ID#<delivery_id> (-> its created_at)
+// 24. kept event body for resend (TTL 7 days) pk=WHEVT#<pid>#<event id>     sk=EVENT
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -84,6 +87,9 @@ export const keys = {
     sk: `DLV#${createdAt}#${deliveryId}`,
   }),
   deliveriesPk: (pid: string, whId: string) => `WHLOG#${pid}#${whId}`,
+  deliveryPrefix: 'DLV#',
+  deliveryById: (pid: string, whId: string, deliveryId: string) => ({ pk: `WHLOG#${pid}#${whId}`, sk: `ID#${deliveryId}` }),
+  keptEvent: (pid: string, eventId: string) => ({ pk: `WHEVT#${pid}#${eventId}`, sk: 'EVENT' }),
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
 
   judgeVerdict: (pid: string, hash: string) => ({ pk: `JUDGE#${pid}#${hash}`, sk: 'JUDGE' }),

@@ -1,8 +1,9 @@
-// Webhooks, their delivery log (TTL 7 days) and per-event delivery claims, in the single table (keys.ts patterns 17-19).
+// Webhooks in the single table (keys.ts pattern 17); their deliveries, claims and kept events are in webhook-deliveries-repo.ts.
 import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../ports';
-import type { DeliveryLogEntry, WebhookRecord } from '../../core/webhooks/schema';
+import type { WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
-import { deleteIf, deleteItem, getItem, putIf, putNew, queryAll, queryPage, updateExisting } from './table';
+import { deleteIf, deleteItem, getItem, putNew, queryAll, updateExisting } from './table';
+import { DynamoWebhookDeliveries } from './webhook-deliveries-repo';
 
 /** A slot held this long by a webhook that does not exist belongs to a create that died half-way. */
 const SLOT_ABANDONED_MS = 60_000;
@@ -16,7 +17,7 @@ function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
 /** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
-export class DynamoWebhooksRepo implements WebhooksRepo {
+export class DynamoWebhooksRepo extends DynamoWebhookDeliveries implements WebhooksRepo {
   /**
    * The per-project limit without transactions (dynalite has none): each webhook holds one of `limit` slot items,
    * taken with a conditional put, so concurrent creates can never hold more than `limit` between them. A slot whose
@@ -141,34 +142,6 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
     if (!item || !(await deleteItem(keys.webhook(projectId, webhookId), true))) return false;
     if (typeof item.slot === 'number') await this.freeSlot(projectId, item.slot, webhookId);
     return true;
-  }
-
-  async claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean> {
-    // The claim carries the delivery's id, so a put whose answer was lost (applied, then refused on the SDK's retry)
-    // is still this delivery's claim, and the event is sent instead of being taken for a duplicate and dropped.
-    return putNew(
-      { ...keys.deliveryDedup(webhookId, eventId), entity: 'delivery_claim', delivery_id: deliveryId, expires_at: expiresAt },
-      (stored) => stored.delivery_id === deliveryId,
-    );
-  }
-
-  async putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number): Promise<void> {
-    await putIf({
-      Item: { ...keys.delivery(projectId, webhookId, entry.created_at, entry.delivery_id), entity: 'delivery', ...entry, expires_at: expiresAt },
-    });
-  }
-
-  /** Newest first (the sort key starts with created_at). TTL deletion lags, so expired entries are filtered on read. */
-  async listDeliveries(projectId: string, webhookId: string, page: PageRequest, nowEpoch: number): Promise<StorePage<DeliveryLogEntry>> {
-    const res = await queryPage({
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression: 'expires_at > :now',
-      ExpressionAttributeValues: { ':pk': keys.deliveriesPk(projectId, webhookId), ':now': nowEpoch },
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ExclusiveStartKey: page.after,
-    });
-    return { items: res.items.map((i) => stripKeys<DeliveryLogEntry>(i)), last: res.last };
   }
 
   async recordSuccess(projectId: string, webhookId: string, at: string, status: number): Promise<void> {

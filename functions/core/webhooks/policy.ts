@@ -7,6 +7,8 @@ export const DELIVERY_TIMEOUT_MS = 5000;
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
 /** Delivery log entries and dedup claims are kept this long (SPEC section 4). */
 export const DELIVERY_LOG_TTL_S = 7 * 24 * 3600;
+/** Kept events outlive the log entries that point at them (written a little later, after the tries) by an hour. */
+export const KEPT_EVENT_TTL_S = DELIVERY_LOG_TTL_S + 3600;
 
 export const USER_AGENT = 'rts-webhooks/1';
 
@@ -35,3 +37,17 @@ export function sendErrorText(err: unknown): string {
 export function epochSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
+
+/** How far back POST /v1/webhooks/{id}/recover may reach: the delivery log's lifetime. */
+export const RECOVER_WINDOW_MS = DELIVERY_LOG_TTL_S * 1000;
+/** Clock skew tolerated on both ends of the recover window (a `since` computed by the client as "now - 7 days"). */
+export const RECOVER_SKEW_MS = 60_000;
+/** Failed deliveries one recover request queues at most (oldest first); a second request continues after them. */
+export const MAX_RECOVER_PER_REQUEST = 1000;
+/**
+ * A recovered delivery waits this long at most for the one queued before it to finish, so a receiver sees them in
+ * order; then it goes anyway (a predecessor that takes longer is failing again). With 4 tries of 5 s plus back-off
+ * (23.5 s) it fits the delivery function's 60 s.
+ */
+export const ORDER_WAIT_MS = 20_000;
+export const ORDER_POLL_MS = 200;

@@ -110,11 +110,41 @@ export interface DeliveryAttempt {
 
 export type DeliveryOutcome = 'succeeded' | 'failed' | 'skipped';
 
-/** One delivery log entry (SPEC section 4, kept 7 days). */
+/** The event POST /v1/webhooks/{id}/test sends: not a bus event, so no webhook subscribes to it. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** What a delivery carries: a project event type, or webhook.test. */
+export type DeliveredEventType = EventType | typeof WEBHOOK_TEST_EVENT;
+
+/** One delivery log entry (SPEC section 4, kept 7 days). Resends and recoveries append their tries to it. */
 export interface DeliveryLogEntry {
   delivery_id: string;
-  event_type: EventType;
+  event_type: DeliveredEventType;
   created_at: string;
   outcome: DeliveryOutcome;
   attempts: DeliveryAttempt[];
 }
+
+/**
+ * A log entry as the store keeps it: plus the id of the kept event (null for entries written before events were
+ * kept: those cannot be sent again) and a version that every resend or recovery of it increments.
+ */
+export interface StoredDelivery extends DeliveryLogEntry {
+  event_id: string | null;
+  version: number;
+}
+
+/** An event kept 7 days beside the delivery log, so that resend and recover send the very bytes of the first try. */
+export interface StoredEvent {
+  event_type: DeliveredEventType;
+  body: string;
+}
+
+/** Body of POST /v1/webhooks/{id}/recover. The 7-day window is checked against the clock by the service. */
+export const webhookRecoverSchema = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .openapi({ description: 'ISO 8601 timestamp within the last 7 days: failed deliveries created since then are sent again' }),
+  })
+  .openapi('WebhookRecover');
+export type WebhookRecoverInput = z.output<typeof webhookRecoverSchema>;

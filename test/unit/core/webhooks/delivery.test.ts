@@ -29,6 +29,9 @@ describe('webhook delivery', () => {
       'X-Service-Delivery': '00000000-0000-4000-8000-000000000001',
       'X-Service-Webhook-Id': 'wh_a',
       'X-Service-Signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+      'webhook-id': '00000000-0000-4000-8000-000000000001',
+      'webhook-timestamp': String(Date.parse('2026-11-21T12:00:00Z') / 1000),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
     expect(verifySignature(req.body!, req.headers['X-Service-Signature'], 'whsec_wh_a')).toBe(true);
     expect(report.results).toEqual([{ webhook_id: 'wh_a', outcome: 'succeeded', delivery_id: '00000000-0000-4000-8000-000000000001', tries: 1 }]);

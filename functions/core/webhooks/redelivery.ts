@@ -1,0 +1,132 @@
+// The delivery function's commands (commands.ts): the test event's first delivery, and resend or recover of a logged
+// delivery (its kept event, same delivery id, tries appended to its log entry).
+import type { BusEvent } from '../events';
+import { commandClaimKey, webhookCommandOf, type RedeliverCommand, type SendCommand, type WebhookCommand } from './commands';
+import { deliverEvent, deliverToWebhook, type FanoutReport, type WebhookDeliveryResult } from './delivery';
+import { DELIVERY_LOG_TTL_S, ORDER_POLL_MS, ORDER_WAIT_MS, epochSeconds } from './policy';
+import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './send';
+
+/** The delivery function's work for one bus event: a command, or the fan-out of a project event. */
+export async function handleBusEvent(deps: DeliveryDeps, event: BusEvent): Promise<FanoutReport> {
+  const command = webhookCommandOf(event);
+  if (!command) return deliverEvent(deps, event);
+  const result = await runCommand(deps, event.id, event.envelope.project_id, command);
+  return { event_id: event.id, event_type: `${event.envelope.event_type}:${command.kind}`, results: [result] };
+}
+
+function runCommand(deps: DeliveryDeps, commandId: string, projectId: string, command: WebhookCommand): Promise<WebhookDeliveryResult> {
+  return command.kind === 'send' ? sendKept(deps, projectId, command) : redeliver(deps, commandId, projectId, command);
+}
+
+const nothing = (webhookId: string, outcome: WebhookDeliveryResult['outcome'], deliveryId?: string): WebhookDeliveryResult => ({
+  webhook_id: webhookId,
+  outcome,
+  tries: 0,
+  ...(deliveryId ? { delivery_id: deliveryId } : {}),
+});
+
+/**
+ * The test event: delivered like a first delivery (claimed on its event id, logged, status recorded) to the webhook,
+ * paused or not and whatever it subscribes to: a user asked for it to check the receiver. Deletion still stops it.
+ */
+async function sendKept(deps: DeliveryDeps, projectId: string, command: SendCommand): Promise<WebhookDeliveryResult> {
+  const webhook = await deps.webhooks.get(projectId, command.webhook_id);
+  if (!webhook) return nothing(command.webhook_id, 'skipped', command.delivery_id);
+  const kept = await deps.webhooks.getEvent(projectId, command.event_id, epochSeconds(deps.clock.now()));
+  if (!kept) {
+    deps.logError?.('the event of a webhook command is not kept', { webhookId: command.webhook_id, eventId: command.event_id });
+    return nothing(command.webhook_id, 'skipped', command.delivery_id);
+  }
+  return deliverToWebhook(
+    deps,
+    webhook,
+    { eventId: command.event_id, projectId, eventType: kept.event_type, body: kept.body },
+    { deliveryId: command.delivery_id, accepts: () => true },
+  );
+}
+
+/**
+ * Resend or recover of one logged delivery. Runs once per command (a claim on the command id, so bus and function
+ * retries do nothing), and for a recover only while its claim on (delivery, version) is still its own. Every run that
+ * gets this far ends by incrementing the entry's version (with the tries it made), which frees the entry for a later
+ * recover and lets the next delivery of the same recover go. A run that sent nothing also gives back its recover claim.
+ */
+async function redeliver(deps: DeliveryDeps, commandId: string, projectId: string, command: RedeliverCommand): Promise<WebhookDeliveryResult> {
+  const { webhook_id: webhookId, delivery_id: deliveryId } = command;
+  const expiresAt = epochSeconds(deps.clock.now()) + DELIVERY_LOG_TTL_S;
+  if (!(await deps.webhooks.claimDelivery(webhookId, commandClaimKey(commandId), expiresAt, deps.uuid()))) {
+    return nothing(webhookId, 'duplicate', deliveryId);
+  }
+  if (command.claim && !(await deps.webhooks.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) {
+    return nothing(webhookId, 'duplicate', deliveryId);
+  }
+  if (command.after) await waitForPredecessor(deps, projectId, webhookId, command.after);
+
+  const nowEpoch = epochSeconds(deps.clock.now());
+  const webhook = await deps.webhooks.get(projectId, webhookId);
+  const entry = webhook && (await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
+  const kept = entry?.event_id ? await deps.webhooks.getEvent(projectId, entry.event_id, nowEpoch) : null;
+  if (!webhook || !entry || !kept) {
+    await bookkeep(deps, () => giveBack(deps, projectId, command, false), { webhookId, deliveryId });
+    return nothing(webhookId, 'skipped', deliveryId);
+  }
+
+  const result = await runTries(deps, {
+    projectId,
+    webhookId,
+    deliveryId,
+    eventType: kept.event_type,
+    body: kept.body,
+    first: webhook,
+    // An explicit resend goes whatever the webhook subscribes to now; a pause stops it (the route refuses paused ones).
+    accepts: (w) => w.is_enabled,
+  });
+  const sent = result.attempts.length > 0;
+  await bookkeep(
+    deps,
+    async () => {
+      await giveBack(deps, projectId, command, sent, result);
+      await recordStatus(deps, projectId, webhookId, result, deps.clock.now());
+    },
+    { webhookId, deliveryId },
+  );
+  return {
+    webhook_id: webhookId,
+    outcome: result.outcome,
+    delivery_id: deliveryId,
+    tries: result.attempts.length,
+    ...(result.lastError ? { last_error: result.lastError } : {}),
+  };
+}
+
+/**
+ * Ends a redelivery in the log: its tries appended and the outcome they reached (none when nothing was sent), the
+ * version incremented. Nothing sent: the recover claim is released too, so a later recover may queue the entry again
+ * without any risk of a second copy.
+ */
+async function giveBack(
+  deps: DeliveryDeps,
+  projectId: string,
+  command: RedeliverCommand,
+  sent: boolean,
+  result?: Awaited<ReturnType<typeof runTries>>,
+): Promise<void> {
+  const outcome = !sent || !result ? null : result.outcome === 'succeeded' ? 'succeeded' : 'failed';
+  await deps.webhooks.recordRedelivery(projectId, command.webhook_id, command.delivery_id, { attempts: result?.attempts ?? [], outcome });
+  if (!sent && command.claim) await deps.webhooks.releaseClaim(command.webhook_id, command.claim.key, command.claim.holder);
+}
+
+/** Waits (bounded) until the delivery queued before this one by the same recover has finished: its version moved on. */
+async function waitForPredecessor(deps: DeliveryDeps, projectId: string, webhookId: string, after: { delivery_id: string; version: number }) {
+  const started = deps.clock.now().getTime();
+  for (let poll = 0; poll <= ORDER_WAIT_MS / ORDER_POLL_MS; poll++) {
+    try {
+      const before = await deps.webhooks.getDelivery(projectId, webhookId, after.delivery_id, epochSeconds(deps.clock.now()));
+      if (!before || before.version > after.version) return;
+    } catch {
+      return; // ordering is a courtesy; a failed read must not hold the delivery back
+    }
+    if (deps.clock.now().getTime() - started >= ORDER_WAIT_MS) return;
+    await deps.sleep(ORDER_POLL_MS);
+  }
+}
