@@ -238,6 +238,11 @@ browserSuite('dashboard attack views in headless Chromium', () => {
         .waitFor();
       expect(page.url()).toBe(`${svc.url}/dashboard/runs/${run.run_id}#attempt-${second}`);
       await expect(inViewport(page, `#attempt-${second}`)).resolves.toBe(true);
+      // Closed again, the same cell (the same address) opens it once more.
+      await page.locator(`#toggle-${second}`).click();
+      await page.locator(`#transcript-${second}`).waitFor({ state: 'detached' });
+      await (await matrixCell(table, 'repeat 2', 'inject-mail')).click();
+      await page.locator(`#transcript-${second}`).waitFor();
       await page.screenshot({ path: '/tmp/dashboard-run-matrix.png', fullPage: true });
       await context.close();
     });

@@ -34,8 +34,8 @@ interface RunState {
   text: TextState;
 }
 
-/** Listens for hash changes of the current run page (one listener per page, replaced when the view starts again). */
-let hashListener: (() => void) | null = null;
+/** The current run page's listeners for hash changes and cell clicks (replaced when the view starts again). */
+let listeners: { hash: () => void; click: (ev: Event) => void } | null = null;
 
 function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
   const details = new Map<number, AttemptDetail>();
@@ -194,12 +194,24 @@ export function runView(id: string): Promise<void> {
     document.querySelector<HTMLElement>(`[aria-controls="${key}"]`)?.focus({ preventScroll: true });
   }
 
-  if (hashListener) window.removeEventListener('hashchange', hashListener);
-  hashListener = () => {
-    st.target = parseTarget(location.hash);
+  const open = (hash: string): void => {
+    st.target = parseTarget(hash);
     openTarget(st, redraw);
   };
-  window.addEventListener('hashchange', hashListener);
+  if (listeners) {
+    window.removeEventListener('hashchange', listeners.hash);
+    document.removeEventListener('click', listeners.click);
+  }
+  listeners = {
+    hash: () => open(location.hash),
+    // A matrix cell naming the attempt already in the address changes no hash: open it again all the same.
+    click: (ev) => {
+      const a = ev.target instanceof Element ? ev.target.closest('a.mx') : null;
+      if (a instanceof HTMLAnchorElement && a.pathname === location.pathname && a.hash === location.hash) open(a.hash);
+    },
+  };
+  window.addEventListener('hashchange', listeners.hash);
+  document.addEventListener('click', listeners.click);
 
   return poll(async () => {
     const run = await api<Run>(path);
