@@ -1,6 +1,7 @@
 // Webhook delivery end to end: dynalite-backed webhooks, the real guarded sender, real HTTPS receivers on loopback.
 import { randomUUID } from 'node:crypto';
 import type { EventBridgeEvent } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
 import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { EVENT_TYPES, type BusEvent, type EventType } from '../../functions/core/events';
@@ -10,7 +11,7 @@ import { realSleep } from '../../functions/core/webhooks/delivery';
 import { createWebhook, getWebhook, listWebhookDeliveries, rotateWebhookSecret, updateWebhook } from '../../functions/core/webhooks/service';
 import type { WebhookCreateInput } from '../../functions/core/webhooks/schema';
 import { createWebhookDeliveryHandler } from '../../functions/events/webhook-delivery';
-import { verifySignature } from '../../functions/sdk/verify';
+import { verifySignature, verifyStandardWebhook } from '../../functions/sdk/verify';
 import { startDynalite, type TestTable } from '../helpers/dynalite';
 import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 
@@ -138,6 +139,76 @@ describe('webhook delivery over HTTPS', () => {
     const signature = got.headers['x-service-signature'] as string;
     expect(verifySignature(got.rawBody, signature, oldSecret)).toBe(false);
     expect(verifySignature(got.rawBody, signature, newSecret)).toBe(true);
+  });
+
+  it('carries Standard Webhooks headers that the official standardwebhooks package verifies, also after rotation', async () => {
+    // Prepare
+    const project = randomUUID();
+    const r = await receiver();
+    const { webhook_id, secret: oldSecret } = await hook(project, r.url);
+    const deliver = deliverer();
+
+    // Act: one delivery with the first secret, one after rotation
+    await deliver(bridge(project, 'run.completed', { run_id: randomUUID(), note: 'naïve ✓' }));
+    const { secret: newSecret } = await rotateWebhookSecret(svc(), project, webhook_id);
+    await deliver(bridge(project, 'run.completed', { run_id: randomUUID() }));
+
+    // Assess
+    const [before, after] = r.requests;
+    const verify = (secret: string, q: (typeof r.requests)[number]) =>
+      new Webhook(secret).verify(q.rawBody.toString('utf8'), q.headers as Record<string, string>);
+    expect(verify(oldSecret, before)).toEqual(JSON.parse(before.rawBody.toString('utf8')));
+    expect(verify(newSecret, after)).toEqual(JSON.parse(after.rawBody.toString('utf8')));
+    expect(() => verify(oldSecret, after)).toThrow('No matching signature found');
+    for (const q of [before, after]) {
+      expect(q.headers['webhook-id']).toBe(q.headers['x-service-delivery']);
+      expect(Math.abs(Number(q.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+      expect(q.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    }
+    expect(verifyStandardWebhook(after.rawBody, after.headers, newSecret)).toBe(true);
+    expect(verifyStandardWebhook(after.rawBody, after.headers, oldSecret)).toBe(false);
+    expect(verifySignature(after.rawBody, after.headers['x-service-signature'] as string, newSecret)).toBe(true);
+  });
+
+  it('keeps one webhook-id across the retries of a delivery, each try with its own timestamp and signature', async () => {
+    const project = randomUUID();
+    const r = await receiver('error');
+    const { secret } = await hook(project, r.url);
+    const clock = { now: () => new Date(Date.now() + 1000 * r.requests.length) };
+
+    await createWebhookDeliveryHandler({
+      webhooks: repo,
+      send: createGuardedSender({ allowPrivate: true, ca }),
+      sleep: async () => undefined,
+      clock,
+      uuid: randomUUID,
+    })(bridge(project, 'trace.created'));
+
+    expect(r.requests).toHaveLength(4);
+    expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(r.requests.map((q) => q.headers['webhook-timestamp'])).size).toBe(4);
+    for (const q of r.requests) expect(verifyStandardWebhook(q.rawBody, q.headers, secret)).toBe(true);
+  });
+
+  it('is refused by standardwebhooks and verifyStandardWebhook when replayed more than 5 minutes later', async () => {
+    const project = randomUUID();
+    const r = await receiver();
+    const { secret } = await hook(project, r.url);
+    await deliverer()(bridge(project, 'run.queued', { run_id: randomUUID() }));
+    const [got] = r.requests;
+    const payload = got.rawBody.toString('utf8');
+    const sentAt = Number(got.headers['webhook-timestamp']) * 1000;
+
+    jest.spyOn(Date, 'now').mockReturnValue(sentAt + 301_000);
+    try {
+      expect(() => new Webhook(secret).verify(payload, got.headers as Record<string, string>)).toThrow('Message timestamp too old');
+      expect(verifyStandardWebhook(got.rawBody, got.headers, secret)).toBe(false);
+      // The contract's signature has no timestamp: it still verifies (which is why the Standard Webhooks one exists)
+      expect(verifySignature(got.rawBody, got.headers['x-service-signature'] as string, secret)).toBe(true);
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(verifyStandardWebhook(got.rawBody, got.headers, secret, { now: () => sentAt + 299_000 })).toBe(true);
   });
 
   it('delivers a bus event that arrives twice (same id), even concurrently, only once', async () => {
