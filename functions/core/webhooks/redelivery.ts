@@ -54,18 +54,20 @@ async function sendKept(deps: DeliveryDeps, projectId: string, command: SendComm
 async function redeliver(deps: DeliveryDeps, commandId: string, projectId: string, command: RedeliverCommand): Promise<WebhookDeliveryResult> {
   const { webhook_id: webhookId, delivery_id: deliveryId } = command;
   const expiresAt = epochSeconds(deps.clock.now()) + DELIVERY_LOG_TTL_S;
-  if (!(await deps.webhooks.claimDelivery(webhookId, commandClaimKey(commandId), expiresAt, deps.uuid()))) {
+  const runner = deps.uuid();
+  if (!(await deps.webhooks.claimDelivery(webhookId, commandClaimKey(commandId), expiresAt, runner))) {
     return nothing(webhookId, 'duplicate', deliveryId);
   }
-  if (command.claim && !(await deps.webhooks.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) {
-    return nothing(webhookId, 'duplicate', deliveryId);
+  let prepared: Awaited<ReturnType<typeof prepare>>;
+  try {
+    prepared = await prepare(deps, projectId, command, expiresAt);
+  } catch (err) {
+    // Nothing was sent: give the command back so that the bus's retry runs it, instead of finding it claimed.
+    await deps.webhooks.releaseClaim(webhookId, commandClaimKey(commandId), runner).catch(() => undefined);
+    throw err;
   }
-  if (command.after) await waitForPredecessor(deps, projectId, webhookId, command.after);
-
-  const nowEpoch = epochSeconds(deps.clock.now());
-  const webhook = await deps.webhooks.get(projectId, webhookId);
-  const entry = webhook && (await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
-  const kept = entry?.event_id ? await deps.webhooks.getEvent(projectId, entry.event_id, nowEpoch) : null;
+  if (prepared === 'taken') return nothing(webhookId, 'duplicate', deliveryId);
+  const { webhook, entry, kept } = prepared;
   if (!webhook || !entry || !kept) {
     await bookkeep(deps, () => giveBack(deps, projectId, command, false), { webhookId, deliveryId });
     return nothing(webhookId, 'skipped', deliveryId);
@@ -97,6 +99,18 @@ async function redeliver(deps: DeliveryDeps, commandId: string, projectId: strin
     tries: result.attempts.length,
     ...(result.lastError ? { last_error: result.lastError } : {}),
   };
+}
+
+/** Everything a redelivery reads before its first try; 'taken' when a recover's claim is no longer this command's. */
+async function prepare(deps: DeliveryDeps, projectId: string, command: RedeliverCommand, expiresAt: number) {
+  const { webhook_id: webhookId, delivery_id: deliveryId } = command;
+  if (command.claim && !(await deps.webhooks.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) return 'taken';
+  if (command.after) await waitForPredecessor(deps, projectId, webhookId, command.after);
+  const nowEpoch = epochSeconds(deps.clock.now());
+  const webhook = await deps.webhooks.get(projectId, webhookId);
+  const entry = webhook && (await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
+  const kept = entry?.event_id ? await deps.webhooks.getEvent(projectId, entry.event_id, nowEpoch) : null;
+  return { webhook, entry, kept };
 }
 
 /**

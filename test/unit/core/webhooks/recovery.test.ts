@@ -297,6 +297,26 @@ describe('commands on the bus', () => {
     expect(w.h.sent.slice(sent).map((r) => r.headers['X-Service-Event'])).toEqual(['run.completed']);
   });
 
+  it('gives a command back when the store fails before its first try, so the bus retry sends it once', async () => {
+    const w = world();
+    w.h.hook(WH);
+    await w.failures(1);
+    await resendDelivery(w.deps, PROJECT, WH, w.h.repo.log[0].entry.delivery_id);
+    const [command] = w.queued.splice(0);
+    const getDelivery = w.h.repo.getDelivery.bind(w.h.repo);
+    w.h.repo.getDelivery = async () => {
+      throw new Error('ProvisionedThroughputExceededException');
+    };
+
+    await expect(handleBusEvent(w.h.deps, command)).rejects.toThrow('ProvisionedThroughputExceededException');
+    w.h.repo.getDelivery = getDelivery;
+    w.h.reply(200);
+    const retried = await handleBusEvent(w.h.deps, command);
+
+    expect(retried.results[0].outcome).toBe('succeeded');
+    expect(w.h.sent).toHaveLength(5);
+  });
+
   it('throws on a command of the wrong shape, sending nothing', async () => {
     const w = world();
     w.h.hook(WH);
