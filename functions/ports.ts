@@ -3,6 +3,7 @@ import type { Campaign } from './core/campaigns/schema';
 import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
+import type { OtlpTraceState } from './core/traces/otlp/types';
 import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent, WebhookRecord } from './core/webhooks/schema';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
@@ -56,6 +57,22 @@ export interface TracesRepo {
   /** Which of these ids exist in the project. */
   existing(projectId: string, traceIds: string[]): Promise<Set<string>>;
   list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>>;
+  /**
+   * The merge state of an OTLP trace (its spans and revision), read strongly consistent; `trace` is its visible summary,
+   * null while pending (spans kept, no valid trace yet). null when nothing is stored; 'native' when the id holds a trace
+   * uploaded in the native format.
+   */
+  getOtlpState(projectId: string, traceId: string): Promise<{ state: OtlpTraceState; trace: TraceSummary | null } | 'native' | null>;
+  /**
+   * Writes an OTLP trace's next state (`state.revision` = the previous revision + 1) and, unless null, its visible trace
+   * (steps included), on the condition that the stored revision is still the previous one (none stored: `previous` null).
+   * false when another write came first (nothing of this one is visible then). Pending states expire at `expiresAt`.
+   */
+  putOtlpState(
+    projectId: string,
+    write: { traceId: string; state: OtlpTraceState; trace: Trace | null; expiresAt?: number },
+    previous: OtlpTraceState | null,
+  ): Promise<boolean>;
 }
 
 export interface EvalSetState {

@@ -34,6 +34,11 @@ export const KIB = 1024;
 export const MIB = 1024 * KIB;
 export const DEFAULT_BODY_LIMIT = 256 * KIB;
 export const TRACE_BODY_LIMIT = 5 * MIB;
+/**
+ * Request Content-Types API Gateway passes to the functions as bytes (base64) instead of UTF-8 text: OTLP protobuf
+ * exports to POST /v1/traces. The local gateway does the same, and also for any body with a Content-Encoding.
+ */
+export const BINARY_MEDIA_TYPES = ['application/x-protobuf'];
 /** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
 export const ROUTE_TIMEOUT_S = 15;
 
@@ -62,7 +67,7 @@ export const routes: readonly RouteDef[] = [
     maxBodyBytes: TRACE_BODY_LIMIT,
     status: 201,
     summary:
-      'Upload a trace (native format, or an OTLP/JSON export). 201 new, 200 identical re-upload, 409 different content under the same trace_id.',
+      'Upload a trace (native format; 201 new, 200 identical re-upload, 409 different content under the same trace_id), or receive an OTLP/HTTP export (JSON or protobuf, gzip or not; 200 with partial success).',
     body: 'TraceInput',
   },
   {

@@ -2,6 +2,7 @@
 
 export const EVENT_TYPES = [
   'trace.created',
+  'trace.updated',
   'run.created',
   'run.queued',
   'run.completed',

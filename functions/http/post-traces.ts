@@ -1,7 +1,10 @@
-// POST /v1/traces: uploads a trace in the native format, or an OTLP/JSON export holding one or more traces.
+// POST /v1/traces: uploads a trace in the native format, or receives an OTLP/HTTP export (JSON or protobuf, gzip or not).
 import '../shared/with-bus';
 import { TRACE_BODY_LIMIT } from '../../lib/routes';
-import { convertOtlp, isOtlpExport } from '../core/traces/otlp';
+import { bodyEncoding, readTraceBody } from '../core/traces/otlp/body';
+import { ingestOtlp } from '../core/traces/otlp/ingest';
+import { isOtlpExport } from '../core/traces/otlp/read-json';
+import { exportResponse } from '../core/traces/otlp/response';
 import { traceInputSchema } from '../core/traces/schema';
 import { uploadTrace } from '../core/traces/service';
 import { z } from '../core/zod';
@@ -10,19 +13,15 @@ import { route, validate } from '../shared/http';
 export const traceRequestSchema = z.record(z.string(), z.unknown());
 
 export const handler = route(
-  { name: 'POST /v1/traces', body: traceRequestSchema, maxBodyBytes: TRACE_BODY_LIMIT, maxDepth: 128 },
-  async ({ body, deps, projectId }) => {
-    if (isOtlpExport(body)) {
-      const inputs = convertOtlp(body).map((t, i) => validate(traceInputSchema, t, `Trace ${i + 1} of the OTLP export is invalid.`));
-      const traces = [];
-      let anyCreated = false;
-      for (const input of inputs) {
-        const res = await uploadTrace(deps, projectId, input);
-        anyCreated ||= res.status === 201;
-        traces.push(res.body);
-      }
-      return { status: anyCreated ? 201 : 200, body: { traces } };
-    }
+  {
+    name: 'POST /v1/traces',
+    body: traceRequestSchema,
+    maxBodyBytes: TRACE_BODY_LIMIT,
+    maxDepth: 128,
+    readBody: (raw, headers) => readTraceBody(raw, headers, TRACE_BODY_LIMIT),
+  },
+  async ({ body, deps, projectId, headers }) => {
+    if (isOtlpExport(body)) return exportResponse(await ingestOtlp(deps, projectId, body), bodyEncoding(headers['content-type']) ?? 'json');
     const res = await uploadTrace(deps, projectId, validate(traceInputSchema, body));
     return { status: res.status, body: res.body };
   },

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
+import { BINARY_MEDIA_TYPES, DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
 import {
   AppError,
   MethodNotAllowedError,
@@ -129,6 +129,17 @@ function headerMaps(req: IncomingMessage) {
   return { single, multi };
 }
 
+/**
+ * Whether the body goes to the function as base64 bytes, as API Gateway does for the binary media types; here also for
+ * a compressed body, which the function decompresses itself (in the cloud API Gateway may have done it already).
+ */
+function isBinaryBody(headers: Record<string, string>): boolean {
+  const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const type = (get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const encoding = (get('content-encoding') ?? '').trim().toLowerCase();
+  return BINARY_MEDIA_TYPES.includes(type) || (encoding !== '' && encoding !== 'identity');
+}
+
 /** A route function's context: like the cloud's, its invocation may last ROUTE_TIMEOUT_S. */
 function routeContext(name: string): Context {
   const started = Date.now();
@@ -215,6 +226,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const limit = route?.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
       const body = await readBody(req, limit + 1024);
       const headers = headerMaps(req);
+      const binary = isBinaryBody(headers.single);
       const query = splitQuery(url);
       let projectId: string | undefined;
       if (route?.auth) {
@@ -236,8 +248,8 @@ export function createGateway(opts: GatewayOptions = {}): Server {
               ? { proxy: path.replace(/^\/dashboard\/?/, '') }
               : null,
         stageVariables: null,
-        body: body.length ? body.toString('utf8') : null,
-        isBase64Encoded: false,
+        body: body.length ? body.toString(binary ? 'base64' : 'utf8') : null,
+        isBase64Encoded: binary,
         requestContext: {
           accountId: '000000000000',
           apiId: 'local',

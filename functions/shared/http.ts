@@ -43,6 +43,7 @@ export interface RouteContext<B> {
 
 export interface RouteResult {
   status: number;
+  /** Serialised as JSON; a Uint8Array is sent as it is (binary, with the Content-Type given in `headers`). */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -62,6 +63,12 @@ export interface RouteOptions<S extends ZodType | undefined> {
   maxDepth?: number;
   /** An absent or empty body counts as `{}` (routes whose every field is optional). Default false. */
   optionalBody?: boolean;
+  /**
+   * Decodes a body that is not (only) plain JSON, in place of the content-type check and JSON parsing (the OTLP
+   * receiver: protobuf, gzip): gets the raw bytes once they are within `maxBodyBytes`, returns the parsed body (checked
+   * then like a JSON body: an object within `maxDepth`, then `body`), or throws an AppError.
+   */
+  readBody?: (raw: Buffer, headers: Record<string, string>) => unknown;
 }
 
 type Body<S> = S extends ZodType ? output<S> : undefined;
@@ -87,6 +94,15 @@ export function validate<S extends ZodType>(schema: S, input: unknown, message =
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  if (body instanceof Uint8Array) {
+    // API Gateway turns it back into bytes for clients whose Accept names a binary media type (lib/routes.ts).
+    return {
+      statusCode: status,
+      headers: { 'Content-Type': 'application/octet-stream', ...headers },
+      body: Buffer.from(body).toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
   return {
     statusCode: status,
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -168,7 +184,14 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
 
     let body: unknown;
     let bodyText: string | null = null;
-    if (opts.body) {
+    if (opts.body && opts.readBody) {
+      const raw =
+        event.body === null || event.body === undefined ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+      if (raw.length > limit) throw new PayloadTooLargeError(limit);
+      body = opts.readBody(raw, headers);
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
+      checkJson(body, opts.maxDepth ?? 32);
+    } else if (opts.body) {
       bodyText = rawBody(event);
       if (bodyText !== null && Buffer.byteLength(bodyText, 'utf8') > limit) throw new PayloadTooLargeError(limit);
       const hasBody = bodyText !== null && bodyText.length > 0;
@@ -180,14 +203,7 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
         throw new InvalidJsonError();
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
-      const maxDepth = opts.maxDepth ?? 32;
-      const problem = findJsonProblem(body, maxDepth);
-      if (problem) {
-        const message = problem.message.startsWith('nesting')
-          ? `The request body nests deeper than ${maxDepth} levels.`
-          : `The request body holds a number the service cannot store at ${problem.path || 'the root'}.`;
-        throw new ValidationError(message, [{ path: problem.path, message: problem.message }]);
-      }
+      checkJson(body, opts.maxDepth ?? 32);
     }
 
     const deps = getDeps();
@@ -216,6 +232,40 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
       })
       .handler(core)
   );
+}
+
+/** The 422 for a body nested past `maxDepth` or holding a number the store cannot keep. */
+function checkJson(body: unknown, maxDepth: number): void {
+  const problem = findJsonProblem(body, maxDepth);
+  if (problem) {
+    const message = problem.message.startsWith('nesting')
+      ? `The request body nests deeper than ${maxDepth} levels.`
+      : `The request body holds a number the service cannot store at ${problem.path || 'the root'}.`;
+    throw new ValidationError(message, [{ path: problem.path, message: problem.message }]);
+  }
+}
+
+/**
+ * The idempotency store keeps a response body as text: a binary one is kept as a marker, its Content-Type and base64,
+ * which no JSON text can start with.
+ */
+const BINARY_MARK = '\u0000base64:';
+
+function storedBody(response: APIGatewayProxyResult): string {
+  if (!response.isBase64Encoded) return response.body;
+  return `${BINARY_MARK}${response.headers?.['Content-Type'] ?? 'application/octet-stream'}\n${response.body}`;
+}
+
+function replayed(status: number, stored: string): APIGatewayProxyResult {
+  const headers = { 'Idempotent-Replayed': 'true' };
+  if (!stored.startsWith(BINARY_MARK)) return { statusCode: status, headers: { 'Content-Type': 'application/json', ...headers }, body: stored };
+  const newline = stored.indexOf('\n');
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': stored.slice(BINARY_MARK.length, newline), ...headers },
+    body: stored.slice(newline + 1),
+    isBase64Encoded: true,
+  };
 }
 
 async function withIdempotency(
@@ -250,19 +300,13 @@ async function withIdempotency(
     if (existing.request_hash !== requestHash) {
       throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict');
     }
-    if (existing.status === 'done' && existing.response_status !== undefined) {
-      return {
-        statusCode: existing.response_status,
-        headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
-        body: existing.response_body ?? '',
-      };
-    }
+    if (existing.status === 'done' && existing.response_status !== undefined) return replayed(existing.response_status, existing.response_body ?? '');
     throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_conflict');
   }
   try {
     const result = await run();
     const response = json(result.status, result.body, result.headers);
-    await deps.idempotency.complete(projectId, key, response.statusCode, response.body, completedExpiry(deps));
+    await deps.idempotency.complete(projectId, key, response.statusCode, storedBody(response), completedExpiry(deps));
     return response;
   } catch (err) {
     if (err instanceof AppError && err.status < 500 && err.status !== 429) {

@@ -6,7 +6,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { routes, workerHandlers, type RouteDef } from '../routes';
+import { BINARY_MEDIA_TYPES, routes, workerHandlers, type RouteDef } from '../routes';
 import { errorBody, GATEWAY_ERRORS } from './gateway-errors';
 import { type RuntimeSettings, ServiceFunction } from './service-function';
 
@@ -73,6 +73,8 @@ export class Api extends Construct {
       // The authorizer returns the project id as usageIdentifierKey; the usage plan throttles on it.
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       cloudWatchRole: props.cloudWatchRole ?? true,
+      // OTLP protobuf exports reach POST /v1/traces as bytes (base64 in the event), not as mangled UTF-8 text.
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       deployOptions: {
         stageName: this.stageName,
         throttlingRateLimit: throttle.rateLimit,

@@ -160,6 +160,8 @@ export class MemoryRunsRepo implements RunsRepo {
 export class MemoryTracesRepo implements TracesRepo {
   readonly traces = new Map<string, Trace>();
   putIfAbsent = notUsed;
+  getOtlpState = notUsed;
+  putOtlpState = notUsed;
   getSummary = notUsed;
   existing = notUsed;
   list = notUsed;

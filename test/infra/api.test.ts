@@ -212,6 +212,10 @@ describe('stage', () => {
     });
   });
 
+  it('passes OTLP protobuf bodies to the functions as bytes: application/x-protobuf is a binary media type', () => {
+    built.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['application/x-protobuf'] });
+  });
+
   it('requires the usage identifier on authorized methods once per-project throttling is on', () => {
     const strict = buildStack({ perProjectThrottling: true, throttle: { rateLimit: 7, burstLimit: 9 } });
     const strictMethods = [...methodsByRoute(strict).values()];

@@ -6,6 +6,7 @@
 //  2. project by id                           pk=PROJECT#<pid>              sk=PROJECT
 //  3. key by id within a project (revoke)     pk=PROJECT#<pid>              sk=KEY#<key_id>
 //  4. trace meta / chunks of one content     pk=TRACE#<pid>#<tid>          sk=META | CHUNK#<content hash, 12 hex>#<nnnn>
+//     and an OTLP trace's merged spans                                     sk=SPANS#<tag, 12 hex>#<nnnn> (after META)
 //  5. traces of a project, newest first       gsi1pk=TRACES#<pid>           gsi1sk=<created_at>#<tid>
 //  6. campaign                                pk=CAMPAIGN#<pid>#<cid>       sk=META
 //  7. eval-set pool of a campaign             pk=CAMPAIGN#<pid>#<cid>       sk=EVAL#<tid>
@@ -45,6 +46,9 @@ export const keys = {
     sk: `CHUNK#${contentHash.slice(0, 12)}#${pad(n, 4)}`,
   }),
   traceChunkPrefix: (contentHash: string) => `CHUNK#${contentHash.slice(0, 12)}#`,
+  /** An OTLP trace's spans, gzip-compressed JSON in chunks, tagged like the steps' chunks; sorted after META. */
+  traceSpans: (pid: string, tid: string, tag: string, n: number) => ({ pk: `TRACE#${pid}#${tid}`, sk: `SPANS#${tag.slice(0, 12)}#${pad(n, 4)}` }),
+  traceSpansPrefix: (tag: string) => `SPANS#${tag.slice(0, 12)}#`,
   traceList: (pid: string, createdAt: string, tid: string) => ({ gsi1pk: `TRACES#${pid}`, gsi1sk: `${createdAt}#${tid}` }),
   traceListPk: (pid: string) => `TRACES#${pid}`,
 

@@ -118,6 +118,10 @@ export interface Trace {
   step_count: number;
   tool_call_count: number;
   size_bytes: number;
+  /** Traces imported over OTLP: 1 when first stored, + 1 each time spans of later exports change it. */
+  version?: number;
+  /** Traces imported over OTLP: when spans of a later export last changed it. */
+  updated_at?: string;
 }
 
 export type TraceSummary = Omit<Trace, 'steps'>;

@@ -32,11 +32,9 @@ function defaultName(input: TraceInput): string {
   return text ? (text.length > 80 ? `${text.slice(0, 77)}...` : text) : 'untitled trace';
 }
 
-/** Stores a trace. Returns 201 for a new trace, 200 for an identical re-upload; different content under the same id is 409. */
-export async function uploadTrace(deps: Deps, projectId: string, input: TraceInput): Promise<{ status: 200 | 201; body: TraceCreated }> {
-  const trace_id = input.trace_id ?? deps.uuid();
+/** The stored form of a validated trace under `trace_id`, and the hash of its content (what identical re-uploads share). */
+export function buildTrace(input: TraceInput, trace_id: string, createdAt: string): { trace: Trace; contentHash: string } {
   const content = canonicalJson({ ...input, trace_id });
-  const contentHash = sha256Hex(content);
   const trace: Trace = {
     trace_id,
     name: input.name ?? defaultName(input),
@@ -46,11 +44,18 @@ export async function uploadTrace(deps: Deps, projectId: string, input: TraceInp
     steps: input.steps,
     metadata: input.metadata ?? {},
     tags: input.tags ?? [],
-    created_at: isoMicros(deps.clock.now()),
+    created_at: createdAt,
     step_count: input.steps.length,
     tool_call_count: input.steps.reduce((n, s) => n + (s.role === 'assistant' ? (s.tool_calls?.length ?? 0) : 0), 0),
     size_bytes: Buffer.byteLength(content, 'utf8'),
   };
+  return { trace, contentHash: sha256Hex(content) };
+}
+
+/** Stores a trace. Returns 201 for a new trace, 200 for an identical re-upload; different content under the same id is 409. */
+export async function uploadTrace(deps: Deps, projectId: string, input: TraceInput): Promise<{ status: 200 | 201; body: TraceCreated }> {
+  const trace_id = input.trace_id ?? deps.uuid();
+  const { trace, contentHash } = buildTrace(input, trace_id, isoMicros(deps.clock.now()));
   const result = await deps.traces.putIfAbsent(projectId, trace, contentHash);
   if (!result.created) {
     if (!result.existing || result.existing.content_hash !== contentHash) {

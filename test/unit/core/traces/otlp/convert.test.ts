@@ -1,13 +1,14 @@
 // OTLP/JSON import: GenAI semconv (three message encodings) and OpenInference spans become valid native traces.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { convertOtlp, isOtlpExport } from '../../../../functions/core/traces/otlp';
-import { traceInputSchema, type TraceInput, type TraceStep } from '../../../../functions/core/traces/schema';
+import { convertOtlp } from '../../../../../functions/core/traces/otlp/convert';
+import { isOtlpExport } from '../../../../../functions/core/traces/otlp/read-json';
+import { traceInputSchema, type TraceInput, type TraceStep } from '../../../../../functions/core/traces/schema';
 
 type Export = { resourceSpans: unknown[] };
 
 function fixture(name: string): Export {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'otlp', name), 'utf8')) as Export;
+  return JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'fixtures', 'otlp', name), 'utf8')) as Export;
 }
 
 /** Converts and validates every trace, failing with the schema's issues when one does not pass. */

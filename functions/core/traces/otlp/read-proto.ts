@@ -1,0 +1,106 @@
+// OTLP protobuf: decodes ExportTraceServiceRequest into the OTLP/JSON shape read-json.ts reads, and encodes responses.
+// The message definitions are the official .proto files (proto/), compiled into a JSON descriptor the bundle carries.
+import { Root, type INamespace, type Message, type Type } from 'protobufjs/light';
+import descriptor from './proto/trace-service.json';
+
+const PACKAGE = 'opentelemetry.proto.collector.trace.v1';
+/** AnyValue nesting kept; deeper values become a marker string, so the decoded body stays within the route's depth limit. */
+const MAX_VALUE_DEPTH = 20;
+
+let types: { request: Type; response: Type } | undefined;
+
+function messageTypes(): { request: Type; response: Type } {
+  if (!types) {
+    const root = Root.fromJSON(descriptor as INamespace);
+    types = { request: root.lookupType(`${PACKAGE}.ExportTraceServiceRequest`), response: root.lookupType(`${PACKAGE}.ExportTraceServiceResponse`) };
+  }
+  return types;
+}
+
+type Decoded = Message & Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+/** Decodes a protobuf ExportTraceServiceRequest; throws (protobufjs's error) when the bytes are not one. */
+export function decodeExportRequest(bytes: Uint8Array): { resourceSpans: Json[] } {
+  const message = messageTypes().request.decode(bytes) as Decoded;
+  return { resourceSpans: list(message.resourceSpans).map(resourceSpans) };
+}
+
+/** Encodes an ExportTraceServiceResponse; without rejections or a message it is empty (partial_success unset). */
+export function encodeExportResponse(partial?: { rejectedSpans: number; errorMessage: string }): Uint8Array {
+  const { response } = messageTypes();
+  return response.encode(response.create(partial ? { partialSuccess: partial } : {})).finish();
+}
+
+function list(v: unknown): Decoded[] {
+  return Array.isArray(v) ? (v as Decoded[]) : [];
+}
+
+function resourceSpans(rs: Decoded): Json {
+  const resource = rs.resource as Decoded | null | undefined;
+  return {
+    resource: { attributes: list(resource?.attributes).map(keyValue) },
+    scopeSpans: list(rs.scopeSpans).map((scope) => ({ spans: list(scope.spans).map(span) })),
+  };
+}
+
+function span(s: Decoded): Json {
+  const status = s.status as Decoded | null | undefined;
+  return {
+    traceId: hex(s.traceId),
+    spanId: hex(s.spanId),
+    ...(hex(s.parentSpanId) ? { parentSpanId: hex(s.parentSpanId) } : {}),
+    name: typeof s.name === 'string' ? s.name : '',
+    ...time('startTimeUnixNano', s.startTimeUnixNano),
+    ...time('endTimeUnixNano', s.endTimeUnixNano),
+    attributes: list(s.attributes).map(keyValue),
+    events: list(s.events).map((e) => ({
+      name: typeof e.name === 'string' ? e.name : '',
+      ...time('timeUnixNano', e.timeUnixNano),
+      attributes: list(e.attributes).map(keyValue),
+    })),
+    ...(status ? { status: { code: Number(status.code ?? 0), ...(status.message ? { message: status.message } : {}) } } : {}),
+  };
+}
+
+function keyValue(kv: Decoded, depth = 0): Json {
+  return { key: typeof kv.key === 'string' ? kv.key : '', value: anyValue(kv.value as Decoded | null | undefined, depth) };
+}
+
+/** AnyValue as OTLP/JSON writes it: int64 as a decimal string, bytes in base64, non-finite doubles as strings. */
+function anyValue(v: Decoded | null | undefined, depth: number): Json {
+  if (!v) return {};
+  if (depth >= MAX_VALUE_DEPTH) return { stringValue: '[nested too deep]' };
+  switch (v.value) {
+    case 'stringValue':
+      return { stringValue: v.stringValue };
+    case 'boolValue':
+      return { boolValue: v.boolValue };
+    case 'intValue':
+      return { intValue: String(v.intValue) };
+    case 'doubleValue': {
+      // A value JSON (or the store) cannot hold as a number travels as its text, as proto3 JSON writes NaN and Infinity.
+      const d = Number(v.doubleValue);
+      const storable = Number.isFinite(d) && (d === 0 || (Math.abs(d) >= 1e-130 && Math.abs(d) < 1e126));
+      return { doubleValue: storable ? d : String(d) };
+    }
+    case 'arrayValue':
+      return { arrayValue: { values: list((v.arrayValue as Decoded | null)?.values).map((x) => anyValue(x, depth + 1)) } };
+    case 'kvlistValue':
+      return { kvlistValue: { values: list((v.kvlistValue as Decoded | null)?.values).map((kv) => keyValue(kv, depth + 1)) } };
+    case 'bytesValue':
+      return { bytesValue: Buffer.from(v.bytesValue as Uint8Array).toString('base64') };
+    default:
+      return {};
+  }
+}
+
+function hex(v: unknown): string {
+  return v instanceof Uint8Array ? Buffer.from(v).toString('hex') : '';
+}
+
+/** fixed64 nanoseconds (a Long) as a decimal string; 0 is the protobuf default, i.e. not set. */
+function time(key: string, v: unknown): Json {
+  const text = v === undefined || v === null ? '0' : String(v);
+  return text === '0' ? {} : { [key]: text };
+}

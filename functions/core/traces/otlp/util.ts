@@ -1,0 +1,66 @@
+// Small total helpers for reading loosely typed OTLP input: they never throw on odd values.
+import type { Attrs } from './types';
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function objectOf(v: unknown): Attrs | undefined {
+  return isObj(v) ? v : undefined;
+}
+
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** A non-blank string (numbers as their decimal text), else undefined. */
+export function str(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.trim() ? v : undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+export function clip(v: string | undefined, max: number): string | undefined {
+  return v === undefined ? undefined : v.slice(0, max);
+}
+
+export function prune<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** JSON strings become values; anything that is not valid JSON stays as it is. */
+export function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  if (!s) return v;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return v;
+  }
+}
+
+/** Groups `<prefix>N.<rest>` keys into one record per index N (in index order), keyed by `<rest>`. */
+export function groupIndexed(attrs: Attrs, prefix: string): Attrs[] {
+  const groups = new Map<number, Attrs>();
+  for (const [key, value] of Object.entries(attrs)) {
+    if (!key.startsWith(prefix)) continue;
+    const m = /^(\d+)\.(.+)$/.exec(key.slice(prefix.length));
+    if (!m) continue;
+    const index = Number(m[1]);
+    const group = groups.get(index) ?? {};
+    group[m[2]] = value;
+    groups.set(index, group);
+  }
+  return [...groups.entries()].sort((x, y) => x[0] - y[0]).map(([, g]) => g);
+}
+
+export function findLastIndex<T>(items: T[], pred: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i -= 1) if (pred(items[i])) return i;
+  return -1;
+}
+
+/** A decimal nanosecond timestamp as BigInt (undefined stays undefined). */
+export function nanosOf(v: string | undefined): bigint | undefined {
+  return v === undefined ? undefined : BigInt(v);
+}
