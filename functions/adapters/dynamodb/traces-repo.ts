@@ -7,7 +7,7 @@ import type { OtlpTraceState, Span } from '../../core/traces/otlp/types';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
 import type { PageRequest, StorePage, TracesRepo } from '../../ports';
 import { keys, stripKeys } from './keys';
-import { batchGet, batchWrite, deleteRequest, packJson, putNew, putOwned, putRequest, queryAll, queryListing, unpackJson } from './table';
+import { batchGet, batchWrite, deleteRequest, getItem, packJson, putNew, putOwned, putRequest, queryAll, queryListing, unpackJson } from './table';
 
 /** Below DynamoDB's 400 KB item limit with room for keys and attributes. */
 const CHUNK_BYTES = 350 * 1024;
@@ -234,7 +234,10 @@ export class DynamoTracesRepo implements TracesRepo {
       ? { ConditionExpression: 'otlp_revision = :rev', ExpressionAttributeValues: { ':rev': previous.revision } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
     const committed = await putOwned({ Item: item, ...condition }, (stored) => stored.write_id === writeId);
-    if (!committed) return false;
+    if (!committed) {
+      await this.dropLosingChunks(projectId, tid, { spans: { tag: spansTag, count: spansChunks.length }, steps: stepsRef });
+      return false;
+    }
     // The replaced revision's chunks are no longer read (a reader that met them half-deleted reads again).
     const old = previous?.ref as OtlpRef | undefined;
     if (old) {
@@ -247,5 +250,21 @@ export class DynamoTracesRepo implements TracesRepo {
       await batchWrite(stale.map(deleteRequest)).catch(() => undefined);
     }
     return true;
+  }
+
+  /**
+   * A write that lost its race leaves chunks no META names. They are deleted unless the winner wrote the very same ones
+   * (same revision, same content, so the same keys); a later revision's writer deletes those with the rest.
+   */
+  private async dropLosingChunks(projectId: string, tid: string, mine: OtlpRef): Promise<void> {
+    const meta = await getItem(keys.traceMeta(projectId, tid), true);
+    const theirs = typeof meta?.otlp_json === 'string' ? (JSON.parse(meta.otlp_json) as OtlpMeta).spans_tag : undefined;
+    const doomed = [
+      ...(theirs === mine.spans.tag ? [] : Array.from({ length: mine.spans.count }, (_, n) => keys.traceSpans(projectId, tid, mine.spans.tag, n))),
+      ...(mine.steps && meta?.chunk_tag !== mine.steps.tag
+        ? Array.from({ length: mine.steps.count }, (_, n) => keys.traceChunk(projectId, tid, mine.steps!.tag, n))
+        : []),
+    ];
+    await batchWrite(doomed.map(deleteRequest)).catch(() => undefined);
   }
 }
