@@ -1,6 +1,6 @@
 // The dashboard function: serves the one self-contained HTML page for /dashboard, /dashboard/batches,
-// /dashboard/runs/{id}, /dashboard/batches/{id} and /dashboard/campaigns/{id}; it reads no data and needs no
-// credentials (the page calls the API with the user's).
+// /dashboard/webhooks, /dashboard/runs/{id}, /dashboard/batches/{id}, /dashboard/campaigns/{id} and
+// /dashboard/webhooks/{id}; it reads no data and needs no credentials (the page calls the API with the user's).
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { MethodNotAllowedError, errorBody } from '../core/errors';
@@ -19,8 +19,8 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-/** The pages below /dashboard: home, the batches list, and one run, CI batch or campaign (same as browser/router.ts). */
-const KNOWN_PAGE = /^(?:|batches|(?:runs|batches|campaigns)\/[^/]+)$/;
+/** The pages below /dashboard: home, the batches and webhooks lists, one run, CI batch, campaign or webhook (as browser/router.ts). */
+const KNOWN_PAGE = /^(?:|batches|webhooks|(?:runs|batches|campaigns|webhooks)\/[^/]+)$/;
 
 /** The path below /dashboard: the `{proxy+}` parameter when API Gateway gives one, else derived from the path. */
 function subPath(event: APIGatewayProxyEvent): string {

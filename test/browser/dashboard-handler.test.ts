@@ -10,6 +10,7 @@ import { buildBundles } from '../../lib/constructs/bundling';
 const RUN_ID = '6f1c3a52-8a0e-4d57-9b1e-2a4f6c8d0e13';
 const BATCH_ID = '0b7e5d21-3c4f-4a6b-8d9e-1f2a3b4c5d6e';
 const CAMPAIGN_ID = '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a';
+const WEBHOOK_ID = 'wh_3kq9x2m7p4v8t1c6r5n0b2dz';
 
 function event(path: string, method = 'GET'): APIGatewayProxyEvent {
   const proxy = path.replace(/^\/dashboard\/?/, '');
@@ -84,6 +85,16 @@ describe('dashboard handler', () => {
     for (const r of answers) expect(r.body).toBe(home.body);
   });
 
+  it('serves the same page with 200 for the webhooks list and a webhook, with or without a trailing slash', async () => {
+    const home = await handler(event('/dashboard'));
+    const paths = ['/dashboard/webhooks', '/dashboard/webhooks/', `/dashboard/webhooks/${WEBHOOK_ID}`, `/dashboard/webhooks/${WEBHOOK_ID}/`];
+
+    const answers = await Promise.all(paths.map((p) => handler(event(p))));
+
+    expect(answers.map((r) => r.statusCode)).toEqual(paths.map(() => 200));
+    for (const r of answers) expect(r.body).toBe(home.body);
+  });
+
   it('answers an unknown dashboard path with 404 and the same page, which shows "not found"', async () => {
     const res = await handler(event('/dashboard/settings/keys'));
 
@@ -99,6 +110,10 @@ describe('dashboard handler', () => {
     '/dashboard/runs',
     '/dashboard/batchesx',
     `/dashboard/traces/${RUN_ID}`,
+    `/dashboard/webhooks/${WEBHOOK_ID}/deliveries`,
+    `/dashboard/webhooks/${WEBHOOK_ID}/deliveries/${RUN_ID}`,
+    '/dashboard/webhooksx',
+    '/dashboard/webhook',
   ])('answers %s with 404', async (path) => {
     const res = await handler(event(path));
 

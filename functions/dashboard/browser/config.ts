@@ -8,6 +8,11 @@ export const POLL_MS = 2000;
 export const BATCH_PAGE = 100;
 /** Items asked for per page of the scenario and batch lists (the API's maximum). */
 export const LIST_PAGE = 100;
+/** Entries per page of a webhook's delivery log ("Load more" adds the next). */
+export const DELIVERY_PAGE = 25;
+/** How long a webhook page keeps polling after a resend, recover or test, and at most while its log keeps changing. */
+export const ACTION_POLL_MS = 10_000;
+export const ACTION_POLL_MAX_MS = 60_000;
 /** Requests in flight at most when a page fetches many runs. */
 export const FETCH_CONCURRENCY = 4;
 

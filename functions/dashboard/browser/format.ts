@@ -80,6 +80,8 @@ export function badgeKind(value: unknown): BadgeKind {
     case 'allow':
     case 'recorded':
     case 'fixed':
+    case 'succeeded':
+    case 'enabled':
       return 'ok';
     case 'failed':
     case 'fail':
@@ -97,6 +99,7 @@ export function badgeKind(value: unknown): BadgeKind {
     case 'medium':
     case 'unrecorded':
     case 'flaky':
+    case 'paused':
       return 'warn';
     case 'running':
     case 'new':

@@ -12,6 +12,7 @@ export function renderNav(): void {
   for (const [path, label] of [
     ['', 'Runs and campaigns'],
     ['/batches', 'CI batches'],
+    ['/webhooks', 'Webhooks'],
   ] as const) {
     const href = DASH + path;
     const current = path ? here === href || here.startsWith(`${href}/`) : here === href || here === `${href}/`;

@@ -9,6 +9,8 @@ import { homeView } from './views/home';
 import { notFoundView } from './views/not-found';
 import { runView } from './views/run';
 import { signInView } from './views/sign-in';
+import { webhookView } from './views/webhook';
+import { webhooksView } from './views/webhooks';
 
 /** The dashboard's pages below its root: a list, or a kind of item with its id. */
 const PAGES: ReadonlyArray<readonly [RegExp, (id: string) => Promise<void>]> = [
@@ -16,6 +18,8 @@ const PAGES: ReadonlyArray<readonly [RegExp, (id: string) => Promise<void>]> = [
   [/^\/runs\/([^/]+)$/, runView],
   [/^\/batches\/([^/]+)$/, batchView],
   [/^\/campaigns\/([^/]+)$/, campaignView],
+  [/^\/webhooks$/, () => webhooksView()],
+  [/^\/webhooks\/([^/]+)$/, webhookView],
 ];
 
 /** Shows the view for the current address (the sign-in form first when signed out). */

@@ -280,3 +280,46 @@ export interface BatchListItem {
   created_at?: string;
   completed_at?: string | null;
 }
+
+/** Items of GET /v1/webhooks, and GET /v1/webhooks/{id}: never a secret (the API returns it on create and rotate only). */
+export interface Webhook {
+  webhook_id: string;
+  url?: string;
+  events?: string[];
+  is_enabled?: boolean;
+  description?: string | null;
+  last_error?: string | null;
+  last_error_at?: string | null;
+  last_delivery_at?: string | null;
+  last_status?: number | null;
+  created_at?: string;
+}
+
+/** One try of a delivery: the receiver's status (null when none came back), the error text, when and how long. */
+export interface DeliveryTry {
+  at?: string;
+  status_code?: number | null;
+  error?: string | null;
+  duration_ms?: number;
+}
+
+/** Items of GET /v1/webhooks/{id}/deliveries: resends and recoveries append their tries to the same entry. */
+export interface Delivery {
+  delivery_id: string;
+  event_type?: string;
+  created_at?: string;
+  outcome?: string;
+  attempts?: DeliveryTry[];
+}
+
+/** 202 of a resend or a test event. */
+export interface DeliveryQueued {
+  webhook_id?: string;
+  delivery_id?: string;
+  event_type?: string;
+}
+
+/** 202 of a recover. */
+export interface RecoverQueued {
+  queued?: number;
+}
