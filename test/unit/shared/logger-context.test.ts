@@ -138,6 +138,7 @@ describe('handlers outside the HTTP chain', () => {
         get: async () => hook,
         claimDelivery: async () => true,
         putDelivery: async () => undefined,
+        putEvent: async () => undefined,
         recordFailure: async () => undefined,
       } as never,
       http: async () => ({ status: 500, headers: {}, body: '', durationMs: 1 }),

@@ -165,6 +165,7 @@ describe('webhook delivery', () => {
       get: async (_p: string, id: string) => hooks.find((h) => h.webhook_id === id) ?? null,
       claimDelivery: async (id: string) => id !== 'wh_dup',
       putDelivery: async () => undefined,
+      putEvent: async () => undefined,
       recordSuccess: async () => undefined,
       recordFailure: async () => undefined,
     } as unknown as DeliveryDeps['webhooks'];
