@@ -63,6 +63,8 @@ export interface TracesRepo {
    * uploaded in the native format.
    */
   getOtlpState(projectId: string, traceId: string): Promise<{ state: OtlpTraceState; trace: TraceSummary | null } | 'native' | null>;
+  /** Which of these ids hold anything at all (a trace of either format, or a pending OTLP state): one batch read. */
+  storedIds(projectId: string, traceIds: string[]): Promise<Set<string>>;
   /**
    * Writes an OTLP trace's next state (`state.revision` = the previous revision + 1) and, unless null, its visible trace
    * (steps included), on the condition that the stored revision is still the previous one (none stored: `previous` null).

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
-// Select some with arguments: npm run bench -- api engine e2e ci stats webhooks bundles fuzz
+// Select some with arguments: npm run bench -- api engine e2e ci stats webhooks bundles fuzz otlp
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
@@ -8,10 +8,11 @@ import { benchCiStats, printCiStats } from './ci-stats';
 import { benchEngine } from './engine';
 import { benchFoundation, printFoundation } from './foundation';
 import { benchFuzz, printFuzz } from './fuzz';
+import { benchOtlp, printOtlp } from './otlp';
 import { benchReplayE2e, printReplayE2e } from './replay-e2e';
 import { benchWebhooks, formatWebhooksBench } from './webhooks';
 
-const ALL = ['api', 'engine', 'e2e', 'ci', 'stats', 'webhooks', 'bundles', 'fuzz'] as const;
+const ALL = ['api', 'engine', 'e2e', 'ci', 'stats', 'webhooks', 'bundles', 'fuzz', 'otlp'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => (ALL as readonly string[]).includes(a));
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     await benchBundles();
   }
   if (run('fuzz')) printFuzz(await benchFuzz());
+  if (run('otlp')) printOtlp(await benchOtlp());
 }
 
 main().then(

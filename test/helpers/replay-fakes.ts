@@ -161,6 +161,7 @@ export class MemoryTracesRepo implements TracesRepo {
   readonly traces = new Map<string, Trace>();
   putIfAbsent = notUsed;
   getOtlpState = notUsed;
+  storedIds = notUsed;
   putOtlpState = notUsed;
   getSummary = notUsed;
   existing = notUsed;

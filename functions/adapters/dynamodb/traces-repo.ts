@@ -152,6 +152,14 @@ export class DynamoTracesRepo implements TracesRepo {
     return new Set(found.filter((i) => !i.otlp_pending).map((i) => String(i.trace_id)));
   }
 
+  async storedIds(projectId: string, traceIds: string[]): Promise<Set<string>> {
+    const found = await batchGet(
+      [...new Set(traceIds)].map((id) => keys.traceMeta(projectId, id)),
+      'trace_id',
+    );
+    return new Set(found.map((i) => String(i.trace_id)));
+  }
+
   async list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>> {
     const res = await queryListing(keys.traceListPk(projectId), page);
     return { items: res.items.map((i) => publicSummary(metaFromItem(i))), last: res.last };

@@ -13,9 +13,9 @@ import { isAgentSpan, kindOf } from './spans';
 import type { OtlpTraceResult, OtlpTraceState, Span } from './types';
 
 /** Traces of one export merged at the same time. */
-const TRACE_CONCURRENCY = 4;
+const TRACE_CONCURRENCY = 8;
 /** Writes of one trace lost to concurrent exports before the request gives up with a 503 (the exporter retries). */
-const MAX_WRITE_TRIES = 8;
+const MAX_WRITE_TRIES = 12;
 /** Rejections and warnings named in `error_message`; the rest are counted. */
 const MAX_NAMED = 5;
 
@@ -60,8 +60,13 @@ export async function ingestOtlp(deps: Deps, projectId: string, body: { resource
       else byTrace.set(span.traceId, [span]);
     }
   }
+  // One batch read tells which traces are new: those skip their first read (their write is conditional all the same).
+  const ids = new Map([...byTrace.keys()].map((id) => [id, otlpTraceUuid(projectId, id)]));
+  const stored = ids.size > 0 ? await deps.traces.storedIds(projectId, [...ids.values()]) : new Set<string>();
   const run = createLimiter(TRACE_CONCURRENCY);
-  const traces = await Promise.all([...byTrace].map(([id, spans]) => run(() => ingestTrace(deps, projectId, id, spans))));
+  const traces = await Promise.all(
+    [...byTrace].map(([id, spans]) => run(() => ingestTrace(deps, projectId, id, spans, stored.has(ids.get(id) as string)))),
+  );
 
   const rejectedByTraces = traces.reduce((n, t) => n + (t.result === 'rejected' ? t.added_span_count : 0), 0);
   const problems = [
@@ -84,12 +89,12 @@ function named(items: string[]): string[] {
 }
 
 /** Merges one OTel trace's spans into its rts trace: read, merge, rebuild, conditional write; again on a lost race. */
-async function ingestTrace(deps: Deps, projectId: string, otlpTraceId: string, incoming: Span[]): Promise<OtlpTraceOutcome> {
+async function ingestTrace(deps: Deps, projectId: string, otlpTraceId: string, incoming: Span[], known: boolean): Promise<OtlpTraceOutcome> {
   const trace_id = otlpTraceUuid(projectId, otlpTraceId);
   const base = { trace_id, otlp_trace_id: otlpTraceId, span_count: incoming.length };
   const reject = (added: number, message: string): OtlpTraceOutcome => ({ ...base, result: 'rejected', added_span_count: added, message });
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await deps.traces.getOtlpState(projectId, trace_id);
+    const stored = attempt > 1 || known ? await deps.traces.getOtlpState(projectId, trace_id) : null;
     if (stored === 'native') return reject(incoming.length, `its trace id ${trace_id} holds a trace uploaded in the native format`);
     const now = deps.clock.now();
     const previous = stored?.state ?? null;
@@ -131,7 +136,7 @@ async function ingestTrace(deps: Deps, projectId: string, otlpTraceId: string, i
     const expiresAt = trace ? undefined : Math.ceil((now.getTime() + OTLP_MERGE_WINDOW_MS) / 1000);
     if (!(await deps.traces.putOtlpState(projectId, { traceId: trace_id, state, trace, ...(expiresAt ? { expiresAt } : {}) }, previous))) {
       if (attempt >= MAX_WRITE_TRIES) throw new ServiceUnavailableError('Concurrent exports of the same trace kept colliding; retry shortly.');
-      await deps.sleep(5 * attempt);
+      await deps.sleep(backoffMs(attempt, incoming));
       continue;
     }
     if (!trace) {
@@ -146,6 +151,17 @@ async function ingestTrace(deps: Deps, projectId: string, otlpTraceId: string, i
     const result: OtlpTraceResult = !visible ? 'created' : changed ? 'updated' : 'unchanged';
     return { ...base, ...traceCreatedView(trace), version: trace.version, result, added_span_count: added.length };
   }
+}
+
+/**
+ * Wait before merging again after a lost race: doubling from 10 ms to 160 ms, plus up to 15 ms that depend on the
+ * export's first span id, so that exports racing for one trace spread out instead of colliding again in step.
+ */
+function backoffMs(attempt: number, incoming: Span[]): number {
+  const id = incoming[0]?.spanId ?? '';
+  let spread = 0;
+  for (let i = 0; i < id.length; i += 1) spread = (spread * 31 + id.charCodeAt(i)) % 16;
+  return Math.min(160, 10 * 2 ** (attempt - 1)) + spread;
 }
 
 /** Nothing new: the trace as it is (or still pending). */

@@ -35,6 +35,10 @@ class MemoryOtlpStore {
     return clone({ state: s.state, trace: s.trace ? (summary as TraceSummary) : null });
   }
 
+  async storedIds(_pid: string, traceIds: string[]) {
+    return new Set(traceIds.filter((id) => this.native.has(id) || this.stored.has(id)));
+  }
+
   async putOtlpState(_pid: string, write: { traceId: string; state: OtlpTraceState; trace: Trace | null }, previous: OtlpTraceState | null) {
     await this.beforeWrite?.();
     const current = this.stored.get(write.traceId);
