@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'dist/', '.rts/', 'test/fixtures/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', '**/dist/', '.rts/', 'test/fixtures/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
