@@ -128,7 +128,9 @@ svg.interval-bar { flex: 1; height: 24px; display: block; }
 .iv-point { stroke: #1f2328; stroke-width: 3; }
 .iv-threshold { stroke: var(--bad-fg); stroke-width: 2; stroke-dasharray: 4 3; }
 .iv-text { margin: .35rem 0 0; font-variant-numeric: tabular-nums; }
-.url { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .85rem; overflow-wrap: anywhere; word-break: break-all; }
+.url { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .85rem; overflow-wrap: anywhere; }
+td .url { display: inline-block; min-width: 8rem; max-width: 22rem; }
+.delivery-id { display: block; font-size: .75rem; color: var(--muted); }
 .error-text { color: var(--bad-fg); font-weight: 600; overflow-wrap: anywhere; }
 .alert .error-text { display: inline; }
 ol.tries { margin: 0; padding-left: 0; list-style: none; font-size: .85rem; }
@@ -136,8 +138,9 @@ ol.tries li { margin: .1rem 0; white-space: nowrap; }
 .result { border-radius: 6px; padding: .4rem .6rem; margin: .4rem 0; border: 1px solid; font-size: .85rem; display: grid; gap: .15rem; }
 .result-ok { background: var(--ok-bg); color: var(--ok-fg); border-color: #aceebb; }
 .result-bad { background: var(--bad-bg); color: var(--bad-fg); border-color: #ffcecb; }
-td .result { min-width: 16rem; white-space: normal; }
+td .result { min-width: 12rem; max-width: 18rem; white-space: normal; }
 .actions h3:first-child { margin-top: 0; }
 form.recover input { min-width: 14rem; }
 .form-note { flex-basis: 100%; margin: 0; font-size: .85rem; }
+button[aria-disabled="true"] { opacity: .65; cursor: progress; }
 `;

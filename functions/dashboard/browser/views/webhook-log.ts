@@ -54,14 +54,13 @@ function deliveryRow(d: Delivery, opts: LogOptions): HTMLTableRowElement {
       id: `resend-${d.delivery_id}`,
       class: 'resend',
       'aria-label': `Resend delivery ${d.delivery_id}`,
-      disabled: busy,
+      'aria-disabled': String(busy),
       onclick: () => opts.onResend(d),
     },
     busy ? 'Resending...' : 'Resend',
   );
   const tr = row([
-    h('span', { class: 'mono' }, d.delivery_id),
-    d.event_type ? h('code', null, d.event_type) : '-',
+    [d.event_type ? h('code', null, d.event_type) : '-', h('span', { class: 'delivery-id mono' }, d.delivery_id)],
     badge(d.outcome || 'unknown'),
     tries(d),
     when(d.created_at),
@@ -75,7 +74,7 @@ function deliveryRow(d: Delivery, opts: LogOptions): HTMLTableRowElement {
 export function deliveryTable(log: Pages<Delivery>, opts: LogOptions): HTMLDivElement {
   const wrap = table(
     'Delivery log, newest first (kept 7 days)',
-    ['Delivery id', 'Event', 'Outcome', 'Tries', 'Created', { label: h('span', { class: 'sr-only' }, 'Resend') }],
+    ['Event and delivery id', 'Outcome', 'Tries', 'Created', { label: h('span', { class: 'sr-only' }, 'Resend') }],
     log.items.map((d) => deliveryRow(d, opts)),
     'No delivery in the last 7 days. Send a test event to check the receiver.',
   );

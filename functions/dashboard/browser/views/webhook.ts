@@ -109,7 +109,8 @@ export function webhookView(id: string): Promise<void> {
   function redraw(): void {
     const w = st.webhook;
     if (!w) return;
-    recover.button.disabled = st.busy.has('recover');
+    // aria-disabled, not disabled: a disabled button drops the keyboard focus, which should stay where it was.
+    recover.button.setAttribute('aria-disabled', String(st.busy.has('recover')));
     recover.button.textContent = st.busy.has('recover') ? 'Recovering...' : 'Recover failed deliveries';
     const testing = st.busy.has('test');
     renderKeepingFocus([
@@ -126,7 +127,11 @@ export function webhookView(id: string): Promise<void> {
         h(
           'p',
           null,
-          h('button', { type: 'button', id: 'send-test', disabled: testing, onclick: sendTest }, testing ? 'Sending...' : 'Send test event'),
+          h(
+            'button',
+            { type: 'button', id: 'send-test', 'aria-disabled': String(testing), onclick: sendTest },
+            testing ? 'Sending...' : 'Send test event',
+          ),
           ' ',
           h('span', { class: 'muted' }, 'A signed webhook.test event to this webhook only, paused or not.'),
         ),
@@ -171,6 +176,7 @@ export function webhookView(id: string): Promise<void> {
         st.results.set(key, describe(answer));
         st.actedAt = Date.now();
         st.pollUntil = st.actedAt + ACTION_POLL_MS;
+        redraw();
         void poll(load, fail);
       },
       (e: unknown) => {

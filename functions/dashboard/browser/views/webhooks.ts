@@ -14,8 +14,7 @@ function webhookRow(w: Webhook): HTMLTableRowElement {
     w.description ? h('span', { class: 'wh-description' }, w.description) : h('span', { class: 'muted' }, '-'),
     eventsList(w.events),
     stateBadge(w),
-    lastStatus(w),
-    when(w.last_delivery_at),
+    w.last_delivery_at ? [lastStatus(w), ' ', when(w.last_delivery_at)] : '-',
     lastError(w),
     when(w.created_at),
   ]);
@@ -36,7 +35,7 @@ export function webhooksView(): Promise<void> {
       ),
       table(
         'Webhooks of this project, newest first',
-        ['URL', 'Description', 'Events', 'State', 'Last status', 'Last delivery', 'Last error', 'Created'],
+        ['URL', 'Description', 'Events', 'State', 'Last delivery', 'Last error', 'Created'],
         hooks.map(webhookRow),
         'No webhook yet. Register one with POST /v1/webhooks.',
       ),
