@@ -486,7 +486,7 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     expect((await c.call('GET', `/v1/runs/${run.body.run_id}`)).body).toMatchObject({ status: 'completed', error: null });
   });
 
-  it('serves the webhook routes: view, delivery log, pause, rotation, deletion', async () => {
+  it('serves the webhook routes: view, delivery log, test, resend, recover, pause, rotation, deletion', async () => {
     const r = runner.ready;
     const c = client(r.url, r.projectId, r.apiKey);
     const id = webhook.webhook_id;
@@ -497,7 +497,14 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     const log = await until(c, `/v1/webhooks/${id}/deliveries?limit=100`, (b) => b.items.length >= receiver.requests.length, 10_000);
     expect(log.body.items).toHaveLength(receiver.requests.length);
     expect(log.body.items.every((d: any) => d.outcome === 'succeeded')).toBe(true);
+    // Test, resend and recover through their bundles (the delivery function makes the tries).
+    const first = log.body.items[log.body.items.length - 1];
+    expect((await c.call('POST', `/v1/webhooks/${id}/test`)).status).toBe(202);
+    expect((await c.call('POST', `/v1/webhooks/${id}/deliveries/${first.delivery_id}/resend`)).status).toBe(202);
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    expect((await c.call('POST', `/v1/webhooks/${id}/recover`, { since })).body).toEqual({ queued: 0 });
     expect((await c.call('PATCH', `/v1/webhooks/${id}`, { is_enabled: false })).body.is_enabled).toBe(false);
+    expect((await c.call('POST', `/v1/webhooks/${id}/deliveries/${first.delivery_id}/resend`)).status).toBe(409);
     expect((await c.call('POST', `/v1/webhooks/${id}/rotate-secret`)).body.secret).toMatch(/^whsec_/);
     expect((await c.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
     expect((await c.call('GET', `/v1/webhooks/${id}`)).status).toBe(404);
