@@ -122,13 +122,15 @@ browserSuite('dashboard webhooks pages in headless Chromium', () => {
       expect(await page.locator('main').innerText()).toContain('HTTP 200');
     });
 
-    it('sends a test event: 202, the receiver gets webhook.test, and the log shows its delivery', async () => {
+    it('sends a test event with an Idempotency-Key: 202, the receiver gets webhook.test, and the log shows its delivery', async () => {
       const page = await open(`/webhooks/${hook.webhook_id}`);
       await row(page, failedId).waitFor();
       const seen = receiver.requests.length;
 
+      const sent = page.waitForRequest((q) => q.method() === 'POST' && q.url().endsWith(`/v1/webhooks/${hook.webhook_id}/test`));
       await page.getByRole('button', { name: 'Send test event' }).click();
 
+      expect((await sent).headers()['idempotency-key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       await expect(page.locator('#test-result').innerText({ timeout: UI_WAIT_MS })).resolves.toContain('202 Accepted: test event queued');
       const got = await receiver.waitForRequests(seen + 1);
       expect(got[seen].headers['x-service-event']).toBe('webhook.test');
