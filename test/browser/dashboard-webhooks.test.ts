@@ -95,7 +95,7 @@ browserSuite('dashboard webhooks pages in headless Chromium', () => {
   });
 
   describe('/dashboard/webhooks/<webhook_id>', () => {
-    it('shows the last error and the failed delivery; Resend delivers it again and the log shows the new try', async () => {
+    it('shows the last error and the failed delivery; Resend delivers it again, the log shows the new try, then polling stops', async () => {
       // Prepare
       const page = await open(`/webhooks/${hook.webhook_id}`);
       await row(page, failedId).waitFor();
@@ -119,6 +119,7 @@ browserSuite('dashboard webhooks pages in headless Chromium', () => {
       expect(after).toContain('succeeded');
       expect(await row(page, failedId).locator('ol.tries li').nth(4).innerText()).toContain('HTTP 200');
       await page.locator('.alert-bad').waitFor({ state: 'detached', timeout: UI_WAIT_MS });
+      await page.getByText('Refreshing every 2 s').waitFor({ state: 'detached', timeout: UI_WAIT_MS });
       expect(await page.locator('main').innerText()).toContain('HTTP 200');
     });
 

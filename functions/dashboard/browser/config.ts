@@ -10,9 +10,13 @@ export const BATCH_PAGE = 100;
 export const LIST_PAGE = 100;
 /** Entries per page of a webhook's delivery log ("Load more" adds the next). */
 export const DELIVERY_PAGE = 25;
-/** How long a webhook page keeps polling after a resend, recover or test, and at most while its log keeps changing. */
-export const ACTION_POLL_MS = 10_000;
-export const ACTION_POLL_MAX_MS = 60_000;
+/**
+ * How long a webhook page waits for the tries of a resend, recover or test to show in the log: a delivery's tries are
+ * logged when its last one ends, up to 4 tries of 5 s plus 3.5 s of back-off later, so 30 s, renewed while the log
+ * keeps changing (a recover's deliveries land one after the other), 2 minutes at most.
+ */
+export const ACTION_POLL_MS = 30_000;
+export const ACTION_POLL_MAX_MS = 120_000;
 /** Requests in flight at most when a page fetches many runs. */
 export const FETCH_CONCURRENCY = 4;
 

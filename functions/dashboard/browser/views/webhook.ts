@@ -1,5 +1,5 @@
 // A webhook's page: its settings (never the secret), status and last error, Send test event, Recover, and the delivery
-// log with a Resend button per delivery; after an action it polls the log until the new tries have had time to land.
+// log with a Resend button per delivery; after an action it polls the log until that action's tries are in it.
 import { api, loadNextPage, loadPages, newIdempotencyKey, post, type Pages } from '../api';
 import { ACTION_POLL_MAX_MS, ACTION_POLL_MS, DELIVERY_PAGE } from '../config';
 import { h, renderKeepingFocus } from '../dom';
@@ -20,21 +20,45 @@ import {
 import { deliveryTable, resendKey } from './webhook-log';
 import { eventsList, lastError, lastStatus, stateBadge, urlText } from './webhook-status';
 
-/** What the page has loaded, the actions in flight and their answers, and how long to keep polling. */
+/**
+ * What an accepted action should show in the log (a resend's new try, the test event's delivery, a recover's n new
+ * tries), and until when the page polls for it: ACTION_POLL_MS, renewed while the log keeps changing, up to `cap`.
+ */
+interface Wait {
+  done: (log: readonly Delivery[]) => boolean;
+  until: number;
+  cap: number;
+}
+
+/** What the page has loaded, the actions in flight, their answers, and what it still waits for. */
 interface WebhookState {
   webhook: Webhook | null;
   log: Pages<Delivery>;
   busy: Set<string>;
   results: Map<string, ActionResult>;
-  /** When the last action was accepted (0: none yet), and until when the page polls. */
-  actedAt: number;
-  pollUntil: number;
+  waits: Wait[];
   /** The log and status as last read, to see whether they are still moving. */
   seen: string;
 }
 
 function snapshot(w: Webhook, log: readonly Delivery[]): string {
-  return JSON.stringify([w.is_enabled, w.last_error, w.last_delivery_at, log.map((d) => [d.delivery_id, d.outcome, d.attempts?.length])]);
+  return JSON.stringify([w.is_enabled, w.last_error, w.last_delivery_at, log.map((d) => [d.delivery_id, d.outcome, tryMark(d)])]);
+}
+
+/** A delivery's tries in short: their count and the last one's time (the log keeps the last 40, so the count alone may stay). */
+function tryMark(d: Delivery | undefined): string {
+  const tries = d?.attempts || [];
+  return `${tries.length}:${tries[tries.length - 1]?.at ?? ''}`;
+}
+
+/** Each listed delivery's try mark, to tell later which ones have new tries. */
+function tryMarks(log: readonly Delivery[]): Map<string, string> {
+  return new Map(log.map((d) => [d.delivery_id, tryMark(d)]));
+}
+
+/** Whether `n` of the deliveries marked in `before` have tries since. */
+function newTries(before: ReadonlyMap<string, string>, log: readonly Delivery[], n: number): boolean {
+  return log.filter((d) => before.has(d.delivery_id) && before.get(d.delivery_id) !== tryMark(d)).length >= n;
 }
 
 function notes(w: Webhook): HTMLElement[] {
@@ -78,7 +102,7 @@ function settings(w: Webhook): HTMLElement {
   ]);
 }
 
-/** Shows webhook `id`; polls only for a while after an action (a webhook has no state that moves by itself). */
+/** Shows webhook `id`; polls only after an action, until its tries are logged (a webhook has no state that moves by itself). */
 export function webhookView(id: string): Promise<void> {
   document.title = `Webhook ${id} - rts dashboard`;
   const path = `/v1/webhooks/${encodeURIComponent(id)}`;
@@ -88,8 +112,7 @@ export function webhookView(id: string): Promise<void> {
     log: { items: [], pages: 0, next: null },
     busy: new Set(),
     results: new Map(),
-    actedAt: 0,
-    pollUntil: 0,
+    waits: [],
     seen: '',
   };
   // Built once, so a refresh keeps the chosen time.
@@ -99,10 +122,12 @@ export function webhookView(id: string): Promise<void> {
       redraw();
       return;
     }
+    const before = tryMarks(st.log.items);
     act(
       'recover',
       () => post<RecoverQueued>(`${path}/recover`, { since }, newIdempotencyKey()),
       (a) => recoverQueued(a.body, since),
+      (a) => (a.body.queued ? (log) => newTries(before, log, a.body.queued || 0) : null),
     );
   });
 
@@ -141,8 +166,8 @@ export function webhookView(id: string): Promise<void> {
         resultNote(st.results.get('recover'), 'recover-result'),
       ),
       h('h2', null, 'Delivery log'),
-      Date.now() < st.pollUntil
-        ? h('p', { class: 'status-line', 'aria-live': 'polite' }, 'Refreshing every 2 s for a few seconds after an action, while new tries land.')
+      st.waits.length
+        ? h('p', { class: 'status-line', 'aria-live': 'polite' }, 'Refreshing every 2 s until the tries of what was just sent are in the log.')
         : null,
       deliveryTable(st.log, { busy: st.busy, results: st.results, onResend: resend, onMore: more }),
     ]);
@@ -153,19 +178,23 @@ export function webhookView(id: string): Promise<void> {
     const [webhook, log] = await Promise.all([api<Webhook>(path), loadPages<Delivery>(logPath, pages)]);
     const now = Date.now();
     const seen = snapshot(webhook, log.items);
-    // Still moving (a recover's deliveries land one after the other): keep watching, up to the cap.
-    if (st.seen && seen !== st.seen && now < st.pollUntil) st.pollUntil = Math.min(st.actedAt + ACTION_POLL_MAX_MS, now + ACTION_POLL_MS);
+    st.waits = st.waits.filter((w) => !w.done(log.items) && now < w.until);
+    // Still moving (a recover's deliveries land one after the other): keep waiting, up to the cap.
+    if (st.seen && seen !== st.seen) for (const w of st.waits) w.until = Math.min(w.cap, now + ACTION_POLL_MS);
     st.seen = seen;
     st.webhook = webhook;
     document.title = `Webhook ${webhook.description || webhook.url || id} - rts dashboard`;
     // "Load more" may have added a page while this read was under way: keep it.
     if (st.log.pages <= pages) st.log = log;
     redraw();
-    return now < st.pollUntil;
+    return st.waits.length > 0;
   }
 
-  /** Runs one action: its button busy meanwhile, its answer shown next to it, and polling started when it was accepted. */
-  function act<T>(key: string, send: () => Promise<T>, describe: (answer: T) => ActionResult): void {
+  /**
+   * Runs one action: its button busy meanwhile, its answer shown next to it and, once accepted, the log polled until
+   * `awaited` (what the answer should bring to the log) holds or its time is up.
+   */
+  function act<T>(key: string, send: () => Promise<T>, describe: (answer: T) => ActionResult, awaited: (answer: T) => Wait['done'] | null): void {
     if (st.busy.has(key)) return;
     st.busy.add(key);
     st.results.delete(key);
@@ -174,10 +203,11 @@ export function webhookView(id: string): Promise<void> {
       (answer) => {
         st.busy.delete(key);
         st.results.set(key, describe(answer));
-        st.actedAt = Date.now();
-        st.pollUntil = st.actedAt + ACTION_POLL_MS;
+        const done = awaited(answer);
+        const now = Date.now();
+        if (done) st.waits.push({ done, until: now + ACTION_POLL_MS, cap: now + ACTION_POLL_MAX_MS });
         redraw();
-        void poll(load, fail);
+        if (done) void poll(load, fail);
       },
       (e: unknown) => {
         st.busy.delete(key);
@@ -196,15 +226,18 @@ export function webhookView(id: string): Promise<void> {
       'test',
       () => post<DeliveryQueued>(`${path}/test`, undefined, newIdempotencyKey()),
       (a) => testQueued(a.body),
+      (a) => (log) => log.some((d) => d.delivery_id === a.body.delivery_id && (d.attempts || []).length > 0),
     );
   }
 
   function resend(d: Delivery): void {
     const url = `${path}/deliveries/${encodeURIComponent(d.delivery_id)}/resend`;
+    const before = tryMarks([d]);
     act(
       resendKey(d.delivery_id),
       () => post<DeliveryQueued>(url, undefined, newIdempotencyKey()),
       (a) => resendQueued(a.body),
+      () => (log) => newTries(before, log, 1),
     );
   }
 
