@@ -128,8 +128,8 @@ export interface OtlpBench {
 export async function benchOtlp(rounds = 5): Promise<OtlpBench> {
   const svc = await startTestService({ deliverWebhooks: false, storeInChildProcess: true });
   try {
-    // Warm-up: the route's modules, the store's tables and connections.
-    await post(svc, encode(agentTrace(10)));
+    // Warm-up: the route's modules, the store's tables and connections, one export of the size measured.
+    await post(svc, encode(Array.from({ length: 100 }, () => agentTrace(10)).flat()));
     const manyBodies = Array.from({ length: rounds }, () => encode(Array.from({ length: 100 }, () => agentTrace(10)).flat()));
     const many: number[] = [];
     for (const body of manyBodies) many.push(await post(svc, body));
