@@ -55,8 +55,8 @@ export class RtsClient extends BaseClient {
    */
   uploadTrace(trace: TraceInput, idempotencyKey?: string): Promise<ApiResponse<TraceCreated>>;
   uploadTrace(trace: OtlpJsonExport, idempotencyKey?: string): Promise<ApiResponse<OtlpExportResult>>;
-  uploadTrace<T>(trace: unknown, idempotencyKey?: string): Promise<ApiResponse<T>>;
-  uploadTrace(trace: unknown, idempotencyKey?: string): Promise<ApiResponse<unknown>> {
+  uploadTrace(trace: TraceInput | OtlpJsonExport, idempotencyKey?: string): Promise<ApiResponse<TraceCreated | OtlpExportResult>>;
+  uploadTrace(trace: TraceInput | OtlpJsonExport, idempotencyKey?: string): Promise<ApiResponse<TraceCreated | OtlpExportResult>> {
     return this.request('POST', '/v1/traces', trace, { idempotencyKey: keyOr(idempotencyKey) });
   }
 

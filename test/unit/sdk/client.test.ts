@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { findRoute, routes } from '../../../lib/routes';
+import { RtsClient as CliClient } from '../../../functions/sdk/client';
 import { RtsClient, SDK_VERSION } from '../../../packages/sdk/src/index';
 import { fakeFetch } from './fake-fetch';
 
@@ -143,6 +144,31 @@ describe('RtsClient methods', () => {
     } finally {
       process.env = saved;
     }
+  });
+});
+
+describe("the CLI's client (functions/sdk/client.ts)", () => {
+  it("completes a CI run's cells as a batch scenario's: flaky when its repeats disagree, no comparison", async () => {
+    // Prepare
+    const stat = { mutation_id: null, unsafe: 0, errors: 0, failures: [] };
+    const cells = [
+      { ...stat, passed: 3, total: 3 },
+      { ...stat, mutation_id: 'm', passed: 1, total: 3 },
+      { ...stat, mutation_id: 'n', passed: 0, total: 3 },
+    ];
+    const f = fakeFetch({ status: 200, body: { run_id: ID, cells } });
+    const cli = new CliClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'k', projectId: ID, fetch: f.fetch });
+
+    // Act
+    const run = await cli.getCiRun(ID);
+
+    // Assess
+    expect(run.cells!.map((c) => [c.mutation_id, c.flaky, c.comparison, c.before])).toEqual([
+      [null, false, null, null],
+      ['m', true, null, null],
+      ['n', false, null, null],
+    ]);
+    expect(cli).toBeInstanceOf(RtsClient);
   });
 });
 

@@ -60,8 +60,8 @@ export interface CiRunView {
   metadata?: CiMetadata | null;
   created_at: string;
   completed_at: string | null;
-  /** The run's cells, when the API serves them (else they are built from GET /v1/runs/{id}). */
-  cells?: CiCell[];
+  /** The run's cells: how the repeats of the baseline and of each mutation ended. */
+  cells?: CiCellStat[];
 }
 
 /** A cell of the comparison with the baseline: "passed/total" before and after. */
@@ -132,16 +132,21 @@ export interface CiBatchView {
 
 export type CiComparisonMark = 'regressed' | 'fixed' | 'unchanged' | 'new' | null;
 
-/** One (trace, mutation) cell of a scenario: its k repeats (`mutation_id` null = the unmutated attempt). */
-export interface CiCell {
+/** One (trace, mutation) cell of a run: how its k repeats ended (`mutation_id` null = the unmutated attempt). */
+export interface CiCellStat {
   mutation_id: string | null;
   passed: number;
   total: number;
   unsafe: number;
   errors: number;
-  flaky: boolean;
   /** Up to 3 distinct one-line descriptions of what failed. */
   failures: string[];
+}
+
+/** A cell of a batch scenario: its repeats, whether they disagree, and what the baseline comparison says. */
+export interface CiCell extends CiCellStat {
+  /** Some repeats passed and some did not. */
+  flaky: boolean;
   comparison: CiComparisonMark;
   /** "passed/total" in the baseline batch. */
   before: string | null;
