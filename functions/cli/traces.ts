@@ -48,9 +48,14 @@ export async function runTraces(argv: string[]): Promise<number> {
         const res = await client.uploadTrace<Record<string, unknown>>(doc, key);
         results.push({ file, index: i, status: res.status, ...res.body });
         if (!values.json) {
+          // An OTLP export answers 200 with a result per trace (created, updated, unchanged, pending, rejected); a native
+          // trace 201 when created and 200 when it was there already.
           const list = (res.body.traces as Record<string, unknown>[] | undefined) ?? [res.body];
-          for (const t of list)
-            process.stdout.write(`${file}: ${res.status === 201 ? 'created' : 'exists '} ${t.trace_id} (${t.step_count} steps) ${t.name}\n`);
+          for (const t of list) {
+            const result = typeof t.result === 'string' ? t.result : res.status === 201 ? 'created' : 'exists';
+            const what = t.result === 'rejected' ? `${t.message ?? ''}` : `(${t.step_count ?? 0} steps) ${t.name ?? ''}`;
+            process.stdout.write(`${file}: ${result.padEnd(9)} ${t.trace_id ?? t.otlp_trace_id} ${what}\n`);
+          }
         }
       } catch (err) {
         failures++;
