@@ -158,7 +158,7 @@ export type TranscriptEntry =
       arguments: JsonObject;
       served: 'recorded' | 'denied' | 'unrecorded';
       mutation_id: string | null;
-      result: unknown;
+      result?: unknown;
       error: string | null;
     };
 
