@@ -36,7 +36,7 @@ export async function getCiRun(deps: Deps, projectId: string, runId: string) {
     trace_name: run.trace_name ?? null,
     campaign_id: run.campaign_id,
     metadata: ci.metadata ?? {},
-    cells: run.cells ?? [],
+    cells: (run.cells ?? []).map((c) => ({ ...c, flaky: isFlaky(c) })),
     created_at: run.created_at,
     completed_at: run.completed_at,
   };
