@@ -47,6 +47,6 @@ describe('OpenAPI document', () => {
     const resolved = campaign.$ref ? doc.components.schemas[campaign.$ref.split('/').pop()] : campaign;
     expect(resolved.properties.target).toBeDefined();
     expect(resolved.required).toEqual(expect.arrayContaining(['name', 'target']));
-    expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 });
