@@ -22,9 +22,9 @@ export class RtsClient extends PackageClient {
   }
 
   /**
-   * GET /v1/ci/runs/{run_id} with the run's cells completed: the API serves them as CiCellStat (no `flaky`,
-   * `comparison`, `before`), the CLI's reports read CiCell. A cell is flaky when some of its repeats passed and some
-   * did not (functions/core/runs/cells.ts isFlaky); a single CI run has no baseline to compare with.
+   * GET /v1/ci/runs/{run_id} with the run's cells completed: the API serves them as CiRunCell (no `comparison`,
+   * `before`), the CLI's reports read CiCell; `flaky` is recomputed for answers of older services that lacked it
+   * (functions/core/runs/cells.ts isFlaky). A single CI run has no baseline to compare with.
    */
   override async getCiRun(runId: string): Promise<CiRunView> {
     const run = await super.getCiRun(runId);

@@ -61,7 +61,7 @@ export interface CiRunView {
   created_at: string;
   completed_at: string | null;
   /** The run's cells: how the repeats of the baseline and of each mutation ended. */
-  cells?: CiCellStat[];
+  cells?: CiRunCell[];
 }
 
 /** A cell of the comparison with the baseline: "passed/total" before and after. */
@@ -143,10 +143,14 @@ export interface CiCellStat {
   failures: string[];
 }
 
-/** A cell of a batch scenario: its repeats, whether they disagree, and what the baseline comparison says. */
-export interface CiCell extends CiCellStat {
+/** A cell of a CI run (GET /v1/ci/runs/{id}): its repeats and whether they disagree. */
+export interface CiRunCell extends CiCellStat {
   /** Some repeats passed and some did not. */
   flaky: boolean;
+}
+
+/** A cell of a batch scenario: its repeats, whether they disagree, and what the baseline comparison says. */
+export interface CiCell extends CiRunCell {
   comparison: CiComparisonMark;
   /** "passed/total" in the baseline batch. */
   before: string | null;
