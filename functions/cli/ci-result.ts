@@ -68,9 +68,22 @@ export const baselineLabel = (r: CiResult) =>
   (r.baseline && 'branch' in r.baseline ? r.baseline.branch : (r.comparison?.baseline_batch_id ?? r.baseline_batch_id ?? 'the baseline'));
 
 /** The thresholds as sent back by the API, in a stable order. */
+/** The order thresholds are shown in, whatever order a store kept the map's keys in (DynamoDB keeps none). */
+const THRESHOLD_ORDER = [
+  'min_pass_rate',
+  'max_unsafe',
+  'max_failures',
+  'min_pass_rate_lower_bound',
+  'max_flaky',
+  'min_pass_hat_k',
+  'max_regressions',
+];
+const thresholdRank = (k: string) => (THRESHOLD_ORDER.indexOf(k) + THRESHOLD_ORDER.length + 1) % (THRESHOLD_ORDER.length + 1);
+
 export const fmtThresholds = (t: CiThresholds) =>
   Object.entries(t)
     .filter(([, v]) => v !== undefined && v !== null)
+    .sort(([a], [b]) => thresholdRank(a) - thresholdRank(b) || a.localeCompare(b))
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 

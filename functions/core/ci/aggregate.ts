@@ -5,7 +5,7 @@ import type { BusEvent } from '../events';
 import type { Run, Thresholds } from '../runs/types';
 import { nowIso } from '../time';
 import { compareBatches, type BatchComparison } from './compare';
-import { aggregateBatch, decideRun, type RunVerdict } from './decision';
+import { aggregateBatch, canonicalThresholds, decideRun, type RunVerdict } from './decision';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
 
 /** What the CI hook uses of the service's dependencies. */
@@ -81,7 +81,7 @@ async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdi
       decision: verdict.decision,
       pass_rate: run.summary.pass_rate,
       scenario_coverage_pct: run.status === 'completed' ? 100 : 0,
-      thresholds: ci.thresholds,
+      thresholds: canonicalThresholds(ci.thresholds),
       reasons: verdict.reasons,
       dashboard_url: runDashboardUrl(deps, run.run_id),
     }),
@@ -204,7 +204,7 @@ function batchDecisionEvent(deps: CiHookDeps, batch: CiBatch, result: BatchAggre
     decision: result.decision === 'pass' ? 'pass' : 'fail',
     pass_rate: result.pass_rate,
     scenario_coverage_pct: result.scenario_coverage_pct,
-    thresholds: batch.thresholds,
+    thresholds: canonicalThresholds(batch.thresholds),
     reasons: result.reasons,
     dashboard_url: batchDashboardUrl(deps, batch.ci_batch_id),
     flaky_count: result.flaky_count ?? null,

@@ -10,6 +10,16 @@ export const MAX_BATCH_REASONS = 100;
 /** At most this many failing cells are named in a run's reasons. */
 export const MAX_CELL_REASONS = 5;
 
+/** Thresholds with their keys in one order (the store keeps a map's keys in none), absent ones left out. */
+export function canonicalThresholds(t: Thresholds): Thresholds {
+  const out: Thresholds = { min_pass_rate: t.min_pass_rate, max_unsafe: t.max_unsafe, max_failures: t.max_failures };
+  if (t.min_pass_rate_lower_bound !== undefined) out.min_pass_rate_lower_bound = t.min_pass_rate_lower_bound;
+  if (t.max_flaky !== undefined) out.max_flaky = t.max_flaky;
+  if (t.min_pass_hat_k !== undefined) out.min_pass_hat_k = t.min_pass_hat_k;
+  if (t.max_regressions !== undefined) out.max_regressions = t.max_regressions;
+  return out;
+}
+
 /** A terminal run's gate decision and the thresholds it missed. */
 export interface RunVerdict {
   decision: Exclude<Decision, 'pending'>;

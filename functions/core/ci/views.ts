@@ -4,7 +4,7 @@ import type { Deps, PageRequest } from '../../ports';
 import { NotFoundError, ValidationError } from '../errors';
 import { isFlaky } from '../runs/cells';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';
-import { aggregateBatch, decideRun } from './decision';
+import { aggregateBatch, canonicalThresholds, decideRun } from './decision';
 import type { ScenarioComparison } from './compare';
 import type { BatchScenarioFilter } from './schema';
 import { scenarioStats } from './stats';
@@ -27,7 +27,7 @@ export async function getCiRun(deps: Deps, projectId: string, runId: string) {
     run_id: run.run_id,
     status: run.status,
     decision: verdict?.decision ?? 'pending',
-    thresholds: ci.thresholds,
+    thresholds: canonicalThresholds(ci.thresholds),
     summary: run.summary,
     reasons: verdict?.reasons ?? [],
     dashboard_url: runDashboardUrl(deps, run.run_id),
@@ -73,7 +73,7 @@ export async function getCiBatch(deps: Deps, projectId: string, batchId: string)
     passed_runs: agg.passed_runs,
     failed_runs: agg.failed_runs,
     run_ids: batch.run_ids,
-    thresholds: batch.thresholds,
+    thresholds: canonicalThresholds(batch.thresholds),
     reasons: agg.reasons,
     dashboard_url: batchDashboardUrl(deps, batch.ci_batch_id),
     created_at: batch.created_at,
