@@ -2,6 +2,7 @@
 // export (one line per trace with OTLP's per-trace result); a re-run replays the first answer (same idempotency key).
 import { join } from 'node:path';
 import { runTraces } from '../../functions/cli/traces';
+import { captureOutput } from '../helpers/capture-output';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 const ROOT = join(__dirname, '..', '..');
@@ -18,16 +19,8 @@ afterAll(async () => {
 });
 
 async function upload(files: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await runTraces(['upload', ...files]), out };
-  } finally {
-    spy.mockRestore();
-  }
+  const { code, out } = await captureOutput(() => runTraces(['upload', ...files]));
+  return { code, out };
 }
 
 describe('rts traces upload', () => {

@@ -5,28 +5,12 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { runAdmin } from '../../../functions/cli/admin';
 import { resetAwsClients } from '../../../functions/adapters/aws';
+import { captureOutput } from '../../helpers/capture-output';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PROJECT = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';
 
-async function admin(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = jest.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
-    out += c.toString();
-    return true;
-  });
-  const e = jest.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => {
-    err += c.toString();
-    return true;
-  });
-  try {
-    return { code: await runAdmin(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const admin = (args: string[]) => captureOutput(() => runAdmin(args));
 
 beforeEach(() => {
   ddb.reset();

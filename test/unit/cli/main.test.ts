@@ -3,25 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../functions/cli/main';
+import { captureOutput } from '../../helpers/capture-output';
 
-async function rts(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = jest.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
-    out += c.toString();
-    return true;
-  });
-  const e = jest.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => {
-    err += c.toString();
-    return true;
-  });
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const rts = (args: string[]) => captureOutput(() => main(args));
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
