@@ -4,8 +4,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-// Types only: routes without a body schema must not bundle zod.
-import type { output, ZodError, ZodType } from 'zod';
+// Types only: routes without a body schema must not bundle zod. Body schemas are zod/mini schemas (functions/core/*/schema.ts).
+import type { ZodMiniType as ZodType } from 'zod/mini';
+import type { $ZodError as ZodError, output } from 'zod/v4/core';
 import {
   AppError,
   ConflictError,
