@@ -24,6 +24,11 @@ export class InProcessBus implements EventPublisher {
   private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
   private listeners: ((e: BusEvent) => void)[] = [];
   private closed = false;
+  /**
+   * What the bus did since it started: events published, handler invocations (a retried event counts once per try),
+   * the failed ones, and the invocations' summed duration in ms (benchmarks price these as Lambda invocations).
+   */
+  readonly stats = { published: 0, invocations: 0, failed: 0, handlerMs: 0 };
 
   constructor(private readonly opts: InProcessBusOptions = {}) {
     this.limit = createLimiter(opts.concurrency ?? 8);
@@ -40,6 +45,7 @@ export class InProcessBus implements EventPublisher {
 
   async publish(events: BusEvent[]): Promise<void> {
     for (const e of events) {
+      this.stats.published++;
       for (const l of this.listeners) l(e);
       if (!this.opts.target || this.closed) continue;
       const p = this.dispatch(e).finally(() => this.inflight.delete(p));
@@ -65,11 +71,16 @@ export class InProcessBus implements EventPublisher {
     };
     // Like the rule target's retry policy: the handler again after 400 ms, 800 ms, ...
     for await (const i of tries(exponentialDelays(400, (this.opts.maxTries ?? 3) - 1), realSleep)) {
+      this.stats.invocations++;
+      const started = performance.now();
       try {
         await this.opts.target!()(event, lambdaContext('rts-webhook-delivery'));
         return;
       } catch (err) {
+        this.stats.failed++;
         logger.warn('event delivery handler failed', { error: err as Error, try: i + 1 });
+      } finally {
+        this.stats.handlerMs += performance.now() - started;
       }
     }
   }
