@@ -30,11 +30,15 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
   /** Retry back-off wait of network targets; default a real timer. */
   sleep?: Sleep;
   onTerminal?: OnTerminal<D>;
+  /** Least time between two progress writes of a running run's summary, ms; default PROGRESS_INTERVAL_MS. */
+  progressIntervalMs?: number;
   /** Builds the agent target; default createTarget (tests inject scripted agents). */
   targetFactory?: (target: Target, deps: TargetDeps) => AgentTarget;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
+/** A running run's summary is written at most this often (and not for its last attempt, which ends the run). */
+export const PROGRESS_INTERVAL_MS = 1000;
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed'];
 const ACTIVE: RunStatus[] = ['queued', 'running'];
 /** Counting and resuming need scores and events, never transcripts. */
@@ -87,10 +91,13 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   const plan = planAttempts(campaign);
   const startPatch: Partial<Run> = { status: 'running', attempt_total: plan.length, trace_name: trace.name ?? null };
   if (!run.started_at) startPatch.started_at = nowIso(deps.clock);
-  if (!(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return settle(deps, msg, opts);
+  // A run this delivery moves out of `queued` has no attempt stored yet (attempts are only stored after that move,
+  // which succeeds once): nothing to read back. Any other start is a resume and reads what earlier deliveries stored.
+  const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], startPatch)) !== null;
+  if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return settle(deps, msg, opts);
 
   const stored = new Map<number, AttemptRecord>();
-  for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+  if (!fresh) for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
   const missing = plan.filter((p) => !stored.has(p.attempt));
   // Whether another delivery stored an attempt of this run while we ran it: then the store, not `stored`, is the truth.
   let raced = false;
@@ -100,20 +107,26 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     const judge = campaign.judge
       ? createJudge(campaign.judge, { http: deps.http, sleep: opts.sleep, cache: deps.judgeCache, projectId: pid, now: () => deps.clock.now() })
       : undefined;
-    // Progress writes are chained so they land in order, each carrying the latest stored state.
-    let progress: Promise<unknown> = Promise.resolve();
-    const reportProgress = (): Promise<unknown> =>
-      (progress = progress.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) })));
-    await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-      const record = await runAttempt(compiled, planned, target, deps.clock, judge);
-      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
-      else {
-        raced = true; // another delivery stored it first
-        for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
-      }
-      await reportProgress();
-    });
-    await progress;
+    const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+    let left = missing.length;
+    let failed = true;
+    try {
+      await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
+        const record = await runAttempt(compiled, planned, target, deps.clock, judge);
+        if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+        else {
+          raced = true; // another delivery stored it first
+          for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+        }
+        // The last attempt's summary goes out with the terminal transition: no progress write for it.
+        if (--left > 0) progress.report();
+      });
+      failed = false;
+    } finally {
+      // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
+      const writes = progress.settled();
+      await (failed ? writes.catch(() => undefined) : writes);
+    }
   }
 
   const planned = new Set(plan.map((p) => p.attempt));
@@ -129,6 +142,39 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
   });
   return ended ? publishCompletion(deps, ended, opts) : settle(deps, msg, opts);
+}
+
+/**
+ * Progress writes of a running run: the summary of the attempts stored so far, at most one write per interval (a
+ * report within the interval is folded into the next write), chained so they land in order, each carrying the latest
+ * state. A short run ends before its first interval and writes no progress at all.
+ */
+function progressReporter(deps: ExecutorDeps, pid: string, rid: string, stored: Map<number, AttemptRecord>, intervalMs: number) {
+  let chain: Promise<unknown> = Promise.resolve();
+  let last = deps.clock.now().getTime();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let done = false;
+  const write = () => {
+    timer = undefined;
+    if (done) return;
+    last = deps.clock.now().getTime();
+    chain = chain.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) }));
+    chain.catch(() => undefined); // observed by settled(); never an unhandled rejection meanwhile
+  };
+  return {
+    report(): void {
+      if (timer || done) return;
+      const wait = last + intervalMs - deps.clock.now().getTime();
+      if (wait <= 0) write();
+      else timer = setTimeout(write, wait);
+    },
+    /** No more writes; resolves when the ones made have landed (rejects if one failed). */
+    async settled(): Promise<void> {
+      done = true;
+      if (timer) clearTimeout(timer);
+      await chain;
+    },
+  };
 }
 
 /**

@@ -70,7 +70,7 @@ describe('run executor', () => {
     // Prepare: the first delivery dies after storing 2 attempts
     const w = makeWorld(campaign());
     w.deps.runs.crashAfterPuts = 2;
-    const first = executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1 });
+    const first = executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1, progressIntervalMs: 0 });
     await expect(first).rejects.toThrow('simulated crash');
     const afterCrash = structuredClone(run(w));
     w.deps.runs.crashAfterPuts = null;
@@ -85,7 +85,7 @@ describe('run executor', () => {
     expect(completions(w)).toHaveLength(1);
   });
 
-  it('updates the run summary as attempts finish, from the stored attempts', async () => {
+  it('updates the run summary as attempts finish, from the stored attempts, the last one with the terminal transition', async () => {
     // Prepare
     const w = makeWorld(campaign());
     const seen: number[] = [];
@@ -95,9 +95,67 @@ describe('run executor', () => {
       return original(pid, rid, from, patch);
     };
     // Act
-    await executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1 });
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1, progressIntervalMs: 0 });
     // Assess
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(run(w).summary.attempt_count).toBe(6);
+  });
+
+  it('writes progress at most once per interval: a run shorter than the interval writes none', async () => {
+    // Prepare
+    const w = makeWorld(campaign());
+    const progressWrites = jest.fn();
+    const original = w.deps.runs.transition.bind(w.deps.runs);
+    w.deps.runs.transition = async (pid, rid, from, patch) => {
+      if (patch.summary && patch.status === undefined) progressWrites(patch.summary.attempt_count);
+      return original(pid, rid, from, patch);
+    };
+    // Act: the fake clock stands still, so every attempt ends within the first interval
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1, progressIntervalMs: 60_000 });
+    // Assess
+    expect(progressWrites).not.toHaveBeenCalled();
+    expect(run(w)).toMatchObject({ status: 'completed', summary: { attempt_count: 6, passed_count: 6 } });
+  });
+
+  it('reads no attempts back when it starts a queued run, and reads them when it resumes one', async () => {
+    // Prepare
+    const w = makeWorld(campaign());
+    const lists = jest.spyOn(w.deps.runs, 'listAttempts');
+    // Act
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
+    const freshLists = lists.mock.calls.length;
+    const resumed = makeWorld(campaign());
+    resumed.deps.runs.crashAfterPuts = 2;
+    await expect(executeRun(resumed.deps, resumed.msg, { targetFactory: agentFactory(), concurrency: 1 })).rejects.toThrow('simulated crash');
+    resumed.deps.runs.crashAfterPuts = null;
+    const resumedLists = jest.spyOn(resumed.deps.runs, 'listAttempts');
+    await executeRun(resumed.deps, resumed.msg, { targetFactory: agentFactory() });
+    // Assess
+    expect(freshLists).toBe(0);
+    expect(resumedLists).toHaveBeenCalledTimes(1);
+    expect(resumed.deps.runs.attempts.get(RUN_ID)?.size).toBe(6);
+  });
+
+  it('fails the delivery when a progress write fails, and the next delivery finishes the run', async () => {
+    // Prepare
+    const w = makeWorld(campaign());
+    const original = w.deps.runs.transition.bind(w.deps.runs);
+    let failOnce = true;
+    w.deps.runs.transition = async (pid, rid, from, patch) => {
+      if (patch.summary && patch.status === undefined && failOnce) {
+        failOnce = false;
+        throw new Error('store unavailable');
+      }
+      return original(pid, rid, from, patch);
+    };
+    // Act
+    await expect(executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1, progressIntervalMs: 0 })).rejects.toThrow(
+      'store unavailable',
+    );
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory(), concurrency: 1, progressIntervalMs: 0 });
+    // Assess
+    expect(run(w)).toMatchObject({ status: 'completed', summary: { attempt_count: 6 } });
+    expect(completions(w)).toHaveLength(1);
   });
 
   it('publishes exactly one logical run.completed across two concurrent deliveries', async () => {
