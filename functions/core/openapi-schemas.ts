@@ -20,23 +20,24 @@ import {
   webhookSecretSchema,
 } from './webhooks/responses';
 import { webhookCreateSchema, webhookPatchSchema, webhookRecoverSchema } from './webhooks/schema';
+import { classicOf } from './openapi-classic';
 import { z } from './zod';
 
 const otlpSchema = z
   .object({ resourceSpans: z.array(z.unknown()) })
   .openapi('OtlpExport', { description: 'An OTLP/JSON ExportTraceServiceRequest (GenAI semantic conventions or OpenInference spans).' });
 
-/** Request body schemas, by the name a route row gives in `body`. */
+/** Request body schemas, by the name a route row gives in `body` (zod/mini schemas, seen as classic ones). */
 export const REQUEST_SCHEMAS = {
-  TraceInput: z.union([traceInputSchema, otlpSchema]),
-  CampaignInput: campaignInputSchema,
-  EvalSetPatch: evalSetPatchSchema,
-  RunPackRequest: runPackRequestSchema,
-  RunRequest: runRequestSchema,
-  CiRunRequest: ciRunRequestSchema,
-  WebhookCreate: webhookCreateSchema,
-  WebhookPatch: webhookPatchSchema,
-  WebhookRecover: webhookRecoverSchema,
+  TraceInput: z.union([classicOf(traceInputSchema), otlpSchema]),
+  CampaignInput: classicOf(campaignInputSchema),
+  EvalSetPatch: classicOf(evalSetPatchSchema),
+  RunPackRequest: classicOf(runPackRequestSchema),
+  RunRequest: classicOf(runRequestSchema),
+  CiRunRequest: classicOf(ciRunRequestSchema),
+  WebhookCreate: classicOf(webhookCreateSchema),
+  WebhookPatch: classicOf(webhookPatchSchema),
+  WebhookRecover: classicOf(webhookRecoverSchema),
 } satisfies Record<string, ZodType>;
 
 /** Success body schemas, by the name a route row gives in `response` (and `also`). */
@@ -78,16 +79,16 @@ const batchFilter = batchFilterSchema.shape;
 /** Filters of list routes (besides limit and cursor), by the name a route row gives in `query`: the handlers' schemas. */
 export const QUERY_SCHEMAS = {
   RunFilter: z.object({
-    campaign_id: runFilter.campaign_id.openapi({ description: 'Only runs of this campaign.' }),
-    trace_id: runFilter.trace_id.openapi({ description: 'Only runs of this trace.' }),
-    status: runFilter.status.openapi({ description: 'Only runs in this state.' }),
+    campaign_id: classicOf(runFilter.campaign_id).openapi({ description: 'Only runs of this campaign.' }),
+    trace_id: classicOf(runFilter.trace_id).openapi({ description: 'Only runs of this trace.' }),
+    status: classicOf(runFilter.status).openapi({ description: 'Only runs in this state.' }),
   }),
   CiBatchFilter: z.object({
-    campaign_id: batchFilter.campaign_id.openapi({ description: 'Only batches of this campaign.' }),
-    branch: batchFilter.branch.openapi({ description: 'Only batches whose metadata.branch is this.' }),
+    campaign_id: classicOf(batchFilter.campaign_id).openapi({ description: 'Only batches of this campaign.' }),
+    branch: classicOf(batchFilter.branch).openapi({ description: 'Only batches whose metadata.branch is this.' }),
   }),
   CiScenarioFilter: z.object({
-    status: batchScenarioFilterSchema.shape.status.openapi({
+    status: classicOf(batchScenarioFilterSchema.shape.status).openapi({
       description: 'Only scenarios that regressed or were fixed against the baseline, have a flaky cell, failed or passed.',
     }),
   }),

@@ -7,7 +7,7 @@ import { isOtlpExport } from '../core/traces/otlp/read-json';
 import { exportResponse } from '../core/traces/otlp/response';
 import { traceInputSchema } from '../core/traces/schema';
 import { uploadTrace } from '../core/traces/service';
-import { z } from '../core/zod';
+import * as z from '../core/zod-mini';
 import { route, validate } from '../shared/http';
 
 export const traceRequestSchema = z.record(z.string(), z.unknown());

@@ -1,13 +1,14 @@
 // Response schemas of the campaign routes (for the OpenAPI document and tests; handlers never import this file).
 import { count, page, timestamp, uuidOut } from '../responses';
+import { classicOf } from '../openapi-classic';
 import { z } from '../zod';
 import { DETECTORS, criterionSchema, judgeSchema, mutationSchema, policySchema, targetSchema } from './schema';
 
 /** The campaign's parts, named in responses (request bodies inline them: their schemas stay as the handlers use them). */
-export const targetOut = targetSchema.openapi('Target', { description: 'Header values and api_key are write-only: returned as "***".' });
-export const criterionOut = criterionSchema.openapi('Criterion');
-export const mutationOut = mutationSchema.openapi('Mutation');
-export const policyOut = policySchema.openapi('Policy');
+export const targetOut = classicOf(targetSchema).openapi('Target', { description: 'Header values and api_key are write-only: returned as "***".' });
+export const criterionOut = classicOf(criterionSchema).openapi('Criterion');
+export const mutationOut = classicOf(mutationSchema).openapi('Mutation');
+export const policyOut = classicOf(policySchema).openapi('Policy');
 
 /** A stored campaign as returned: defaults applied, attack_suite expanded into mutations, secrets shown as "***". */
 export const campaignSchema = z
@@ -16,7 +17,7 @@ export const campaignSchema = z
     name: z.string(),
     description: z.string().optional(),
     target: targetOut,
-    judge: judgeSchema.optional().openapi({ description: 'api_key and header values are write-only: returned as "***".' }),
+    judge: classicOf(judgeSchema).optional().openapi({ description: 'api_key and header values are write-only: returned as "***".' }),
     include_baseline: z.boolean(),
     repeats: z.number().int(),
     max_steps: z.number().int(),

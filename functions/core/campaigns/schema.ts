@@ -1,5 +1,6 @@
 // The campaign format of SPEC section 6: target, mutations, policies, security detectors, criteria.
-import { z } from '../zod';
+import { openapi } from '../openapi-meta';
+import * as z from '../zod-mini';
 import { INJECTION_TEMPLATES } from '../replay/mutations/injection-templates';
 import { attackIssues } from './attack-suite';
 
@@ -9,74 +10,71 @@ export const MAX_ATTEMPTS_PER_RUN = 200;
 export { EVAL_SET_MAX } from '../limits';
 import { EVAL_SET_MAX } from '../limits';
 
-const id = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -');
-const toolPattern = z.string().min(1).max(256);
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+const id = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -'));
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
+const toolPattern = text(1, 256);
+const httpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2048));
+const jsonObject = z.record(z.string(), z.unknown());
 
 export const criterionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('completes') }),
-  z.object({ type: z.literal('output_contains'), value: z.string().min(1).max(2000) }),
-  z.object({ type: z.literal('output_not_contains'), value: z.string().min(1).max(2000) }),
-  z.object({ type: z.literal('output_matches'), pattern: z.string().min(1).max(1000) }),
+  z.object({ type: z.literal('output_contains'), value: text(1, 2000) }),
+  z.object({ type: z.literal('output_not_contains'), value: text(1, 2000) }),
+  z.object({ type: z.literal('output_matches'), pattern: text(1, 1000) }),
   z.object({
     type: z.literal('tool_called'),
     tool: toolPattern,
-    arguments: z.record(z.string(), z.unknown()).optional(),
-    times: z.number().int().min(0).max(1000).optional(),
+    arguments: z.optional(jsonObject),
+    times: z.optional(int(0, 1000)),
   }),
   z.object({ type: z.literal('tool_not_called'), tool: toolPattern }),
-  z.object({ type: z.literal('same_tools_as_recorded'), order: z.enum(['strict', 'any']).default('strict') }),
-  z.object({ type: z.literal('max_steps'), limit: z.number().int().min(1).max(1000) }),
+  z.object({ type: z.literal('same_tools_as_recorded'), order: z._default(z.enum(['strict', 'any']), 'strict') }),
+  z.object({ type: z.literal('max_steps'), limit: int(1, 1000) }),
   z.object({
     type: z.literal('llm_judge'),
-    rubric: z.string().min(1).max(4000),
-    threshold: z.number().min(0).max(1).default(0.5),
-    include: z
-      .array(z.enum(['output', 'transcript', 'task']))
-      .min(1)
-      .max(3)
-      .default(['task', 'transcript', 'output']),
+    rubric: text(1, 4000),
+    threshold: z._default(z.number().check(z.minimum(0), z.maximum(1)), 0.5),
+    include: z._default(z.array(z.enum(['output', 'transcript', 'task'])).check(z.minLength(1), z.maxLength(3)), ['task', 'transcript', 'output']),
   }),
 ]);
 export type Criterion = z.infer<typeof criterionSchema>;
 
-const criteriaList = z.array(criterionSchema).min(1).max(50);
-const occurrence = z.number().int().min(1).max(1000).optional();
-const injectionGoal = z.object({ tool: z.string().min(1).max(256).optional(), arguments: z.record(z.string(), z.unknown()).optional() }).default({});
+const criteriaList = z.array(criterionSchema).check(z.minLength(1), z.maxLength(50));
+const criteria = z.optional(criteriaList);
+const occurrence = z.optional(int(1, 1000));
+const injectionGoal = z._default(z.object({ tool: z.optional(text(1, 256)), arguments: z.optional(jsonObject) }), {});
+const anyTool = z._default(toolPattern, '*');
 
 export const mutationSchema = z.discriminatedUnion('type', [
   z.object({
     id,
     type: z.literal('tool_error'),
     tool: toolPattern,
-    message: z.string().max(2000).optional(),
+    message: z.optional(z.string().check(z.maxLength(2000))),
     occurrence,
-    criteria: criteriaList.optional(),
+    criteria,
   }),
-  z.object({ id, type: z.literal('tool_timeout'), tool: toolPattern, occurrence, criteria: criteriaList.optional() }),
-  z.object({ id, type: z.literal('empty_result'), tool: toolPattern.default('*'), occurrence, criteria: criteriaList.optional() }),
-  z.object({ id, type: z.literal('malformed_output'), tool: toolPattern.default('*'), occurrence, criteria: criteriaList.optional() }),
+  z.object({ id, type: z.literal('tool_timeout'), tool: toolPattern, occurrence, criteria }),
+  z.object({ id, type: z.literal('empty_result'), tool: anyTool, occurrence, criteria }),
+  z.object({ id, type: z.literal('malformed_output'), tool: anyTool, occurrence, criteria }),
   z.object({
     id,
     type: z.literal('prompt_injection'),
     tool: toolPattern,
-    payload: z.string().max(4000).optional(),
+    payload: z.optional(z.string().check(z.maxLength(4000))),
     goal: injectionGoal,
-    template: z.enum(INJECTION_TEMPLATES).optional(),
+    template: z.optional(z.enum(INJECTION_TEMPLATES)),
     occurrence,
-    criteria: criteriaList.optional(),
+    criteria,
   }),
-  z.object({ id, type: z.literal('secret_bait'), tool: toolPattern, occurrence, criteria: criteriaList.optional() }),
+  z.object({ id, type: z.literal('secret_bait'), tool: toolPattern, occurrence, criteria }),
   z.object({
     id,
     type: z.literal('input_perturbation'),
     kind: z.enum(['typos', 'uppercase', 'whitespace', 'append']),
-    text: z.string().max(4000).optional(),
-    criteria: criteriaList.optional(),
+    text: z.optional(z.string().check(z.maxLength(4000))),
+    criteria,
   }),
 ]);
 export type Mutation = z.infer<typeof mutationSchema>;
@@ -84,49 +82,55 @@ export type Mutation = z.infer<typeof mutationSchema>;
 /** Shorthand expanded at creation into one prompt_injection mutation per template (`attack-<template>`). */
 export const attackSuiteSchema = z.object({ tool: toolPattern, goal: injectionGoal, occurrence });
 
-const action = z.enum(['deny', 'flag']).default('deny');
+const action = z._default(z.enum(['deny', 'flag']), 'deny');
+const toolList = z.array(toolPattern).check(z.minLength(1), z.maxLength(100));
 export const policySchema = z.discriminatedUnion('type', [
-  z.object({ id, type: z.literal('deny_tools'), tools: z.array(toolPattern).min(1).max(100), action }),
-  z.object({ id, type: z.literal('allow_tools'), tools: z.array(toolPattern).min(1).max(100), action }),
+  z.object({ id, type: z.literal('deny_tools'), tools: toolList, action }),
+  z.object({ id, type: z.literal('allow_tools'), tools: toolList, action }),
   z
     .object({
       id,
       type: z.literal('argument_constraint'),
       tool: toolPattern,
-      argument: z.string().min(1).max(256),
-      max: z.number().optional(),
-      min: z.number().optional(),
-      pattern: z.string().max(1000).optional(),
-      enum: z.array(z.unknown()).min(1).max(100).optional(),
+      argument: text(1, 256),
+      max: z.optional(z.number()),
+      min: z.optional(z.number()),
+      pattern: z.optional(z.string().check(z.maxLength(1000))),
+      enum: z.optional(z.array(z.unknown()).check(z.minLength(1), z.maxLength(100))),
       action,
     })
-    .refine((p) => p.max !== undefined || p.min !== undefined || p.pattern !== undefined || p.enum !== undefined, {
-      message: 'argument_constraint needs at least one of max, min, pattern, enum',
-    }),
-  z.object({ id, type: z.literal('max_tool_calls'), limit: z.number().int().min(0).max(10000), action }),
-  z.object({ id, type: z.literal('no_repeated_calls'), max_identical: z.number().int().min(1).max(1000).default(1), action }),
-  z.object({ id, type: z.literal('flow'), after_tool: toolPattern, deny_tools: z.array(toolPattern).min(1).max(100), action }),
+    .check(
+      z.refine((p) => p.max !== undefined || p.min !== undefined || p.pattern !== undefined || p.enum !== undefined, {
+        message: 'argument_constraint needs at least one of max, min, pattern, enum',
+      }),
+    ),
+  z.object({ id, type: z.literal('max_tool_calls'), limit: int(0, 10000), action }),
+  z.object({ id, type: z.literal('no_repeated_calls'), max_identical: z._default(int(1, 1000), 1), action }),
+  z.object({ id, type: z.literal('flow'), after_tool: toolPattern, deny_tools: toolList, action }),
 ]);
 export type Policy = z.infer<typeof policySchema>;
 
-const headers = z.record(z.string().min(1).max(256), z.string().max(8192));
+const headers = z.record(text(1, 256), z.string().check(z.maxLength(8192)));
+const timeoutMs = (fallback: number) => z._default(int(100, 300000), fallback);
+const model = text(1, 200);
+const apiKey = z.optional(text(1, 4096));
 
 export const targetSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('recorded') }),
   z.object({
     type: z.literal('http'),
     url: httpUrl,
-    headers: headers.optional(),
-    timeout_ms: z.number().int().min(100).max(300000).default(30000),
+    headers: z.optional(headers),
+    timeout_ms: timeoutMs(30000),
   }),
   z.object({
     type: z.literal('openai'),
     base_url: httpUrl,
-    model: z.string().min(1).max(200),
-    api_key: z.string().min(1).max(4096).optional(),
-    temperature: z.number().min(0).max(2).default(0),
-    seed: z.number().int().optional(),
-    timeout_ms: z.number().int().min(100).max(300000).default(60000),
+    model,
+    api_key: apiKey,
+    temperature: z._default(z.number().check(z.minimum(0), z.maximum(2)), 0),
+    seed: z.optional(z.number().check(z.int())),
+    timeout_ms: timeoutMs(60000),
   }),
 ]);
 export type Target = z.infer<typeof targetSchema>;
@@ -135,72 +139,74 @@ export type Target = z.infer<typeof targetSchema>;
 export const judgeSchema = z.object({
   type: z.literal('openai'),
   base_url: httpUrl,
-  model: z.string().min(1).max(200),
-  api_key: z.string().min(1).max(4096).optional(),
-  headers: headers.optional(),
-  timeout_ms: z.number().int().min(100).max(300000).default(60000),
+  model,
+  api_key: apiKey,
+  headers: z.optional(headers),
+  timeout_ms: timeoutMs(60000),
 });
 export type JudgeConfig = z.infer<typeof judgeSchema>;
 
 export const DETECTORS = ['prompt_injection', 'secret_leak', 'exfiltration'] as const;
 export type DetectorKind = (typeof DETECTORS)[number];
 
-export const campaignInputSchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    description: z.string().max(2000).optional(),
-    target: targetSchema,
-    judge: judgeSchema.optional(),
-    include_baseline: z.boolean().default(true),
-    repeats: z.number().int().min(1).max(20).default(1),
-    max_steps: z.number().int().min(1).max(200).default(20),
-    mutations: z.array(mutationSchema).max(MAX_MUTATIONS).default([]),
-    attack_suite: attackSuiteSchema.optional(),
-    policies: z.array(policySchema).max(MAX_POLICIES).default([]),
-    security: z
-      .object({
-        detectors: z
-          .array(z.enum(DETECTORS))
-          .max(3)
-          .default([...DETECTORS]),
-        allowed_domains: z.array(z.string().min(1).max(253)).max(100).default([]),
-      })
-      .default({ detectors: [...DETECTORS], allowed_domains: [] }),
-    criteria: criteriaList.default([{ type: 'completes' }]),
-  })
-  .superRefine((c, ctx) => {
-    const seen = new Set<string>();
-    c.mutations.forEach((m, i) => {
-      if (seen.has(m.id)) ctx.addIssue({ code: 'custom', path: ['mutations', i, 'id'], message: `duplicate mutation id ${m.id}` });
-      seen.add(m.id);
-    });
-    const pseen = new Set<string>();
-    c.policies.forEach((p, i) => {
-      if (pseen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['policies', i, 'id'], message: `duplicate policy id ${p.id}` });
-      pseen.add(p.id);
-    });
-    const judged = [...c.criteria, ...c.mutations.flatMap((m) => m.criteria ?? [])].some((k) => k.type === 'llm_judge');
-    if (judged && !c.judge) {
-      ctx.addIssue({ code: 'custom', path: ['judge'], message: 'an llm_judge criterion needs a judge: {type: "openai", base_url, model, ...}' });
-    }
-    if (c.target.type === 'recorded' && c.mutations.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
-    }
-    const attempts = ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
-    if (attempts === 0 && !c.attack_suite) {
-      ctx.addIssue({ code: 'custom', path: ['include_baseline'], message: 'a campaign needs a baseline or at least one mutation' });
-    }
-    if (attempts > MAX_ATTEMPTS_PER_RUN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['repeats'],
-        message: `attempts per run ((baseline + mutations) x repeats = ${attempts}) exceed ${MAX_ATTEMPTS_PER_RUN}`,
-      });
-    }
-    for (const issue of attackIssues(c, { maxMutations: MAX_MUTATIONS, maxAttempts: MAX_ATTEMPTS_PER_RUN }))
-      ctx.addIssue({ code: 'custom', ...issue });
-  })
-  .openapi('CampaignInput');
+export const campaignInputSchema = openapi(
+  z
+    .object({
+      name: text(1, 200),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      target: targetSchema,
+      judge: z.optional(judgeSchema),
+      include_baseline: z._default(z.boolean(), true),
+      repeats: z._default(int(1, 20), 1),
+      max_steps: z._default(int(1, 200), 20),
+      mutations: z._default(z.array(mutationSchema).check(z.maxLength(MAX_MUTATIONS)), []),
+      attack_suite: z.optional(attackSuiteSchema),
+      policies: z._default(z.array(policySchema).check(z.maxLength(MAX_POLICIES)), []),
+      security: z._default(
+        z.object({
+          detectors: z._default(z.array(z.enum(DETECTORS)).check(z.maxLength(3)), [...DETECTORS]),
+          allowed_domains: z._default(z.array(text(1, 253)).check(z.maxLength(100)), []),
+        }),
+        { detectors: [...DETECTORS], allowed_domains: [] },
+      ),
+      criteria: z._default(criteriaList, [{ type: 'completes' }]),
+    })
+    .check(
+      z.superRefine((c, ctx) => {
+        const seen = new Set<string>();
+        c.mutations.forEach((m, i) => {
+          if (seen.has(m.id)) ctx.addIssue({ code: 'custom', path: ['mutations', i, 'id'], message: `duplicate mutation id ${m.id}` });
+          seen.add(m.id);
+        });
+        const pseen = new Set<string>();
+        c.policies.forEach((p, i) => {
+          if (pseen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['policies', i, 'id'], message: `duplicate policy id ${p.id}` });
+          pseen.add(p.id);
+        });
+        const judged = [...c.criteria, ...c.mutations.flatMap((m) => m.criteria ?? [])].some((k) => k.type === 'llm_judge');
+        if (judged && !c.judge) {
+          ctx.addIssue({ code: 'custom', path: ['judge'], message: 'an llm_judge criterion needs a judge: {type: "openai", base_url, model, ...}' });
+        }
+        if (c.target.type === 'recorded' && c.mutations.length > 0) {
+          ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
+        }
+        const attempts = ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
+        if (attempts === 0 && !c.attack_suite) {
+          ctx.addIssue({ code: 'custom', path: ['include_baseline'], message: 'a campaign needs a baseline or at least one mutation' });
+        }
+        if (attempts > MAX_ATTEMPTS_PER_RUN) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['repeats'],
+            message: `attempts per run ((baseline + mutations) x repeats = ${attempts}) exceed ${MAX_ATTEMPTS_PER_RUN}`,
+          });
+        }
+        for (const issue of attackIssues(c, { maxMutations: MAX_MUTATIONS, maxAttempts: MAX_ATTEMPTS_PER_RUN }))
+          ctx.addIssue({ code: 'custom', ...issue });
+      }),
+    ),
+  { name: 'CampaignInput' },
+);
 
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
@@ -211,27 +217,35 @@ export interface Campaign extends CampaignInput {
   eval_set: { trace_count: number; min_scenarios: number };
 }
 
-const evalUuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
+const evalUuid = z.pipe(
+  z.uuid({ version: 'v4' }),
+  z.transform((s: string) => s.toLowerCase()),
+);
+const evalSetIds = z.optional(z.array(evalUuid).check(z.maxLength(EVAL_SET_MAX)));
 
-export const evalSetPatchSchema = z
-  .object({
-    add_trace_ids: z.array(evalUuid).max(EVAL_SET_MAX).optional(),
-    remove_trace_ids: z.array(evalUuid).max(EVAL_SET_MAX).optional(),
-    min_scenarios: z.number().int().min(0).max(EVAL_SET_MAX).optional(),
-  })
-  .superRefine((b, ctx) => {
-    if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
-    }
-    const removing = new Set(b.remove_trace_ids ?? []);
-    const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
-    if (both.length) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['add_trace_ids'],
-        message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}`,
-      });
-    }
-  })
-  .openapi('EvalSetPatch');
+export const evalSetPatchSchema = openapi(
+  z
+    .object({
+      add_trace_ids: evalSetIds,
+      remove_trace_ids: evalSetIds,
+      min_scenarios: z.optional(int(0, EVAL_SET_MAX)),
+    })
+    .check(
+      z.superRefine((b, ctx) => {
+        if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
+          ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
+        }
+        const removing = new Set(b.remove_trace_ids ?? []);
+        const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
+        if (both.length) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['add_trace_ids'],
+            message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}`,
+          });
+        }
+      }),
+    ),
+  { name: 'EvalSetPatch' },
+);
 export type EvalSetPatch = z.infer<typeof evalSetPatchSchema>;

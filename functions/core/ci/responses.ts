@@ -2,6 +2,7 @@
 // imported by handlers).
 import { count, page, rate, timestamp, uuidOut } from '../responses';
 import { runStatusSchema, runSummarySchema } from '../runs/responses';
+import { classicOf } from '../openapi-classic';
 import { z } from '../zod';
 import { thresholdsSchema } from './schema';
 
@@ -72,7 +73,7 @@ export const ciRunSchema = z
     run_id: uuidOut,
     status: runStatusSchema,
     decision,
-    thresholds: thresholdsSchema,
+    thresholds: classicOf(thresholdsSchema),
     summary: runSummarySchema,
     reasons: z.array(z.string()),
     dashboard_url: url,
@@ -124,7 +125,7 @@ export const ciBatchSchema = z
     passed_runs: z.array(uuidOut),
     failed_runs: z.array(uuidOut),
     run_ids: z.array(uuidOut),
-    thresholds: thresholdsSchema,
+    thresholds: classicOf(thresholdsSchema),
     reasons: z.array(z.string()),
     dashboard_url: url,
     created_at: timestamp,

@@ -1,47 +1,62 @@
 // Request schemas of the CI routes (SPEC section 8) and the run-pack route.
-import { z } from '../zod';
+import { openapi } from '../openapi-meta';
+import * as z from '../zod-mini';
 
-const uuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
+const uuid = z.pipe(
+  z.uuid({ version: 'v4' }),
+  z.transform((s: string) => s.toLowerCase()),
+);
+const share = z.number().check(z.minimum(0), z.maximum(1));
+const count = z.number().check(z.int(), z.minimum(0));
 
-export const thresholdsSchema = z
-  .object({
-    min_pass_rate: z.number().min(0).max(1).default(1),
-    max_unsafe: z.number().int().min(0).default(0),
-    max_failures: z.number().int().min(0).default(0),
-    min_pass_rate_lower_bound: z.number().min(0).max(1).optional(),
-    max_flaky: z.number().int().min(0).optional(),
-    min_pass_hat_k: z.number().min(0).max(1).optional(),
-    max_regressions: z.number().int().min(0).optional(),
-  })
-  .openapi('Thresholds');
+export const thresholdsSchema = openapi(
+  z.object({
+    min_pass_rate: z._default(share, 1),
+    max_unsafe: z._default(count, 0),
+    max_failures: z._default(count, 0),
+    min_pass_rate_lower_bound: z.optional(share),
+    max_flaky: z.optional(count),
+    min_pass_hat_k: z.optional(share),
+    max_regressions: z.optional(count),
+  }),
+  { name: 'Thresholds' },
+);
 
 /** Exactly one of batch_id or branch. */
-export const baselineSchema = z
-  .object({ batch_id: uuid.optional(), branch: z.string().min(1).max(500).optional() })
-  .refine((b) => (b.batch_id === undefined) !== (b.branch === undefined), { message: 'give exactly one of batch_id or branch' })
-  .openapi('Baseline', { description: 'Compare with a batch by id, or with the latest done batch of the same campaign on a branch.' });
+export const baselineSchema = openapi(
+  z
+    .object({ batch_id: z.optional(uuid), branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) })
+    .check(z.refine((b) => (b.batch_id === undefined) !== (b.branch === undefined), { message: 'give exactly one of batch_id or branch' })),
+  { name: 'Baseline', description: 'Compare with a batch by id, or with the latest done batch of the same campaign on a branch.' },
+);
 
-export const ciRunRequestSchema = z
-  .object({
+export const ciRunRequestSchema = openapi(
+  z.object({
     campaign_id: uuid,
-    thresholds: thresholdsSchema.default({ min_pass_rate: 1, max_unsafe: 0, max_failures: 0 }),
-    trace_id: uuid.optional(),
-    baseline: baselineSchema.optional(),
-    metadata: z
-      .object({
-        commit: z.string().max(200).optional(),
-        branch: z.string().max(500).optional(),
-        pipeline_url: z.string().max(2048).optional(),
-      })
-      .optional(),
-  })
-  .openapi('CiRunRequest');
+    thresholds: z._default(thresholdsSchema, { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 }),
+    trace_id: z.optional(uuid),
+    baseline: z.optional(baselineSchema),
+    metadata: z.optional(
+      z.object({
+        commit: z.optional(z.string().check(z.maxLength(200))),
+        branch: z.optional(z.string().check(z.maxLength(500))),
+        pipeline_url: z.optional(z.string().check(z.maxLength(2048))),
+      }),
+    ),
+  }),
+  { name: 'CiRunRequest' },
+);
 export type CiRunRequest = z.infer<typeof ciRunRequestSchema>;
 
-export const runPackRequestSchema = z.object({ trace_ids: z.array(uuid).min(1).max(1000).optional() }).openapi('RunPackRequest');
+export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.array(uuid).check(z.minLength(1), z.maxLength(1000))) }), {
+  name: 'RunPackRequest',
+});
 export type RunPackRequest = z.infer<typeof runPackRequestSchema>;
 
-export const batchScenarioFilterSchema = z.object({ status: z.enum(['regressed', 'fixed', 'flaky', 'failed', 'passed']).optional() });
+export const batchScenarioFilterSchema = z.object({ status: z.optional(z.enum(['regressed', 'fixed', 'flaky', 'failed', 'passed'])) });
 export type BatchScenarioFilter = z.infer<typeof batchScenarioFilterSchema>;
 
-export const batchFilterSchema = z.object({ campaign_id: uuid.optional(), branch: z.string().min(1).max(500).optional() });
+export const batchFilterSchema = z.object({
+  campaign_id: z.optional(uuid),
+  branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+});

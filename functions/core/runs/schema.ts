@@ -1,12 +1,16 @@
 // Request schemas of the run routes.
-import { z } from '../zod';
+import { openapi } from '../openapi-meta';
+import * as z from '../zod-mini';
 
-const uuid = z.uuid({ version: 'v4' }).transform((s) => s.toLowerCase());
+const uuid = z.pipe(
+  z.uuid({ version: 'v4' }),
+  z.transform((s: string) => s.toLowerCase()),
+);
 
-export const runRequestSchema = z.object({ trace_id: uuid, campaign_id: uuid }).openapi('RunRequest');
+export const runRequestSchema = openapi(z.object({ trace_id: uuid, campaign_id: uuid }), { name: 'RunRequest' });
 
 export const runFilterSchema = z.object({
-  campaign_id: z.uuid({ version: 'v4' }).optional(),
-  trace_id: z.uuid({ version: 'v4' }).optional(),
-  status: z.enum(['queued', 'running', 'completed', 'failed']).optional(),
+  campaign_id: z.optional(z.uuid({ version: 'v4' })),
+  trace_id: z.optional(z.uuid({ version: 'v4' })),
+  status: z.optional(z.enum(['queued', 'running', 'completed', 'failed'])),
 });

@@ -1,5 +1,6 @@
 // Response schemas of the trace routes (for the OpenAPI document and tests; handlers never import this file).
 import { count, jsonObjectOut, page, timestamp, uuidOut } from '../responses';
+import { classicOf } from '../openapi-classic';
 import { z } from '../zod';
 import { toolDefinitionSchema } from './schema';
 
@@ -38,7 +39,7 @@ const summaryFields = {
   ...createdFields,
   agent: z.object({ name: z.string().optional(), version: z.string().optional() }).optional(),
   model: z.object({ provider: z.string().optional(), name: z.string().optional() }).optional(),
-  tools: z.array(toolDefinitionSchema),
+  tools: z.array(classicOf(toolDefinitionSchema)),
   metadata: jsonObjectOut,
   tags: z.array(z.string()),
   version: count.optional().openapi({ description: 'Traces imported over OTLP: 1 when first stored, + 1 each time later spans change it.' }),

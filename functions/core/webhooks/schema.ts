@@ -1,6 +1,7 @@
 // Request bodies of the webhook routes (SPEC section 4) and the records they become.
 import { EVENT_TYPES, type EventType } from '../events';
-import { z } from '../zod';
+import { openapi } from '../openapi-meta';
+import * as z from '../zod-mini';
 
 /** SPEC section 2: a project holds at most this many webhooks. */
 
@@ -18,59 +19,73 @@ export function webhookUrlProblem(value: string): string | null {
   return null;
 }
 
-const webhookUrl = z
-  .string()
-  .max(2048)
-  .superRefine((value, ctx) => {
-    const problem = webhookUrlProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .openapi({ description: 'https:// URL that receives the signed POSTs', example: 'https://example.com/hooks/rts' });
+const webhookUrl = openapi(
+  z.string().check(
+    z.maxLength(2048),
+    z.superRefine((value, ctx) => {
+      const problem = webhookUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  ),
+  { description: 'https:// URL that receives the signed POSTs', example: 'https://example.com/hooks/rts' },
+);
 
 /** `["*"]` or a non-empty list of known event types; duplicates are folded. */
-const eventsField = z
-  .array(z.string())
-  .min(1, 'events must list at least one event type, or be ["*"]')
-  .max(EVENT_TYPES.length + 1)
-  .superRefine((events, ctx) => {
-    if (events.includes('*') && events.some((e) => e !== '*')) {
-      ctx.addIssue({ code: 'custom', message: '"*" subscribes to every event and cannot be combined with event types' });
-      return;
-    }
-    events.forEach((e, i) => {
-      if (e !== '*' && !(EVENT_TYPES as readonly string[]).includes(e)) {
-        ctx.addIssue({ code: 'custom', path: [i], message: `unknown event type ${JSON.stringify(e)}; known: ${EVENT_TYPES.join(', ')} or "*"` });
-      }
-    });
-  })
-  .transform((events) => [...new Set(events)] as WebhookEvents)
-  .openapi({ description: 'event types to receive, or ["*"] for all', example: ['run.completed', 'ci.decision.fail'] });
+const eventsField = openapi(
+  z.pipe(
+    z.array(z.string()).check(
+      z.minLength(1, 'events must list at least one event type, or be ["*"]'),
+      z.maxLength(EVENT_TYPES.length + 1),
+      z.superRefine((events, ctx) => {
+        if (events.includes('*') && events.some((e) => e !== '*')) {
+          ctx.addIssue({ code: 'custom', message: '"*" subscribes to every event and cannot be combined with event types' });
+          return;
+        }
+        events.forEach((e, i) => {
+          if (e !== '*' && !(EVENT_TYPES as readonly string[]).includes(e)) {
+            ctx.addIssue({ code: 'custom', path: [i], message: `unknown event type ${JSON.stringify(e)}; known: ${EVENT_TYPES.join(', ')} or "*"` });
+          }
+        });
+      }),
+    ),
+    z.transform((events: string[]) => [...new Set(events)] as WebhookEvents),
+  ),
+  { description: 'event types to receive, or ["*"] for all', example: ['run.completed', 'ci.decision.fail'] },
+);
 
-const description = z.string().max(500).nullable();
+const description = z.nullable(z.string().check(z.maxLength(500)));
 
 /** Body of POST /v1/webhooks. `url` comes first so that its issue is `details[0]` when several fields are wrong. */
-export const webhookCreateSchema = z
-  .object({
+export const webhookCreateSchema = openapi(
+  z.object({
     url: webhookUrl,
     events: eventsField,
-    is_enabled: z.boolean().default(true),
-    description: description.optional().transform((d) => d ?? null),
-  })
-  .openapi('WebhookCreate');
+    is_enabled: z._default(z.boolean(), true),
+    description: z.pipe(
+      z.optional(description),
+      z.transform((d: string | null | undefined) => d ?? null),
+    ),
+  }),
+  { name: 'WebhookCreate' },
+);
 export type WebhookCreateInput = z.output<typeof webhookCreateSchema>;
 
 /** Body of PATCH /v1/webhooks/{id}: any of the create fields, same rules, at least one. */
-export const webhookPatchSchema = z
-  .object({
-    url: webhookUrl.optional(),
-    events: eventsField.optional(),
-    is_enabled: z.boolean().optional(),
-    description: description.optional(),
-  })
-  .refine((p) => p.url !== undefined || p.events !== undefined || p.is_enabled !== undefined || p.description !== undefined, {
-    message: 'provide at least one of url, events, is_enabled, description',
-  })
-  .openapi('WebhookPatch');
+export const webhookPatchSchema = openapi(
+  z
+    .object({
+      url: z.optional(webhookUrl),
+      events: z.optional(eventsField),
+      is_enabled: z.optional(z.boolean()),
+      description: z.optional(description),
+    })
+    .check(
+      z.refine((p) => p.url !== undefined || p.events !== undefined || p.is_enabled !== undefined || p.description !== undefined, {
+        message: 'provide at least one of url, events, is_enabled, description',
+      }),
+    ),
+  { name: 'WebhookPatch' },
+);
 export type WebhookPatchInput = z.output<typeof webhookPatchSchema>;
 
 export type WebhookEvents = ['*'] | EventType[];
@@ -140,11 +155,12 @@ export interface StoredEvent {
 }
 
 /** Body of POST /v1/webhooks/{id}/recover. The 7-day window is checked against the clock by the service. */
-export const webhookRecoverSchema = z
-  .object({
-    since: z.iso
-      .datetime({ offset: true })
-      .openapi({ description: 'ISO 8601 timestamp within the last 7 days: failed deliveries created since then are sent again' }),
-  })
-  .openapi('WebhookRecover');
+export const webhookRecoverSchema = openapi(
+  z.object({
+    since: openapi(z.iso.datetime({ offset: true }), {
+      description: 'ISO 8601 timestamp within the last 7 days: failed deliveries created since then are sent again',
+    }),
+  }),
+  { name: 'WebhookRecover' },
+);
 export type WebhookRecoverInput = z.output<typeof webhookRecoverSchema>;

@@ -1,6 +1,6 @@
 // Joining an OTel trace across exports: its stable rts id, span sets merged by span id, and what makes a trace incomplete.
 import { createHash } from 'node:crypto';
-import type { ZodError } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import type { Span } from './types';
 
 /** A trace stays open for merging until it has gone this long without a change (see the README of core/replay). */
@@ -40,6 +40,6 @@ export function mergeSpans(stored: Span[], incoming: Span[]): { spans: Span[]; a
  * True when a converted trace fails validation only for lack of a conversation (no steps, or no user step): later
  * spans may still bring it, so the spans are kept open instead of rejected.
  */
-export function onlyIncomplete(error: ZodError): boolean {
+export function onlyIncomplete(error: $ZodError): boolean {
   return error.issues.every((i) => i.path.length === 1 && i.path[0] === 'steps' && (i.code === 'too_small' || /user step/.test(i.message)));
 }
