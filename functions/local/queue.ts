@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueuePort, ReplayMessage } from '../ports';
 import { logger } from '../shared/logger';
+import { AdaptiveLimit } from './adaptive-limit';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -20,8 +21,14 @@ export interface InProcessQueueOptions {
   worker: () => SqsHandler;
   /** The dead-letter consumer (functions/workers/dead-letter). */
   deadLetter: () => SqsHandler;
-  /** Messages processed at once. Default 8. */
+  /**
+   * Messages processed at once: a number fixes it; omitted, the limit adapts to the event loop's load between
+   * `adaptive.min` and `adaptive.max` (default 2..32, starting at 8), so runs against a slow agent overlap more.
+   */
   concurrency?: number;
+  adaptive?: { min?: number; max?: number; initial?: number };
+  /** Time between two adjustments of an adaptive limit, ms. Default 250. */
+  adjustEveryMs?: number;
   /** Receives before a message goes to the dead-letter consumer. Default 3 (the stack's maxReceiveCount). */
   maxReceives?: number;
   /** Delay before a failed message becomes visible again, ms. Default 1000 (the cloud waits the visibility timeout). */
@@ -62,10 +69,41 @@ export class InProcessQueue implements QueuePort {
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
-  readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0 };
+  /** Counts, the time spent in the worker and dead-letter handlers (ms), and the highest limit reached. */
+  readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0 };
+  private readonly adaptive: AdaptiveLimit | undefined;
+  private adjuster: NodeJS.Timeout | undefined;
+  /** Whether a message waited for a slot since the last adjustment. */
+  private demand = false;
 
   constructor(private readonly opts: InProcessQueueOptions) {
     quietLocalTelemetry();
+    if (opts.concurrency === undefined) this.adaptive = new AdaptiveLimit(opts.adaptive);
+    this.stats.peakLimit = this.limit;
+  }
+
+  /** Messages processed at once right now. */
+  get limit(): number {
+    return this.adaptive?.limit ?? this.opts.concurrency!;
+  }
+
+  /** Adjusts an adaptive limit every adjustEveryMs while there is work; stops when the queue is idle. */
+  private startAdjusting(): void {
+    if (!this.adaptive || this.adjuster) return;
+    this.adaptive.adjust(false); // starts a fresh measurement window
+    this.adjuster = setInterval(() => {
+      this.adaptive!.adjust(this.demand);
+      this.demand = false;
+      this.stats.peakLimit = Math.max(this.stats.peakLimit, this.limit);
+      if (this.inflight === 0 && this.pending.length === 0) this.stopAdjusting();
+      else this.pump();
+    }, this.opts.adjustEveryMs ?? 250);
+    this.adjuster.unref();
+  }
+
+  private stopAdjusting(): void {
+    if (this.adjuster) clearInterval(this.adjuster);
+    this.adjuster = undefined;
   }
 
   async sendReplay(messages: ReplayMessage[]): Promise<void> {
@@ -75,6 +113,7 @@ export class InProcessQueue implements QueuePort {
       this.pending.push({ messageId: randomUUID(), body: JSON.stringify(m), receiveCount: 0, sentAt: now, visibleAt: now });
       this.stats.sent++;
     }
+    this.startAdjusting();
     setImmediate(() => this.pump());
   }
 
@@ -99,7 +138,7 @@ export class InProcessQueue implements QueuePort {
 
   private pump(): void {
     if (this.closed) return;
-    const limit = this.opts.concurrency ?? 8;
+    const limit = this.limit;
     const now = Date.now();
     while (this.inflight < limit) {
       const idx = this.pending.findIndex((m) => m.visibleAt <= now);
@@ -112,6 +151,7 @@ export class InProcessQueue implements QueuePort {
         this.checkIdle();
       });
     }
+    if (this.inflight >= limit && this.pending.some((m) => m.visibleAt <= now)) this.demand = true;
     const next = this.pending.reduce((min, m) => Math.min(min, m.visibleAt), Infinity);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -124,21 +164,27 @@ export class InProcessQueue implements QueuePort {
     m.receiveCount++;
     this.stats.received++;
     let failed = false;
+    const started = performance.now();
     try {
       const res = await this.opts.worker()({ Records: [this.record(m)] }, lambdaContext('rts-replay-worker'));
       failed = !!res && res.batchItemFailures.some((f) => f.itemIdentifier === m.messageId);
     } catch (err) {
       logger.warn('replay worker threw', { error: err as Error, messageId: m.messageId });
       failed = true;
+    } finally {
+      this.stats.workerMs += performance.now() - started;
     }
     if (!failed) return;
     this.stats.failed++;
     if (m.receiveCount >= (this.opts.maxReceives ?? 3)) {
       this.stats.deadLettered++;
+      const dlStarted = performance.now();
       try {
         await this.opts.deadLetter()({ Records: [this.record(m)] }, lambdaContext('rts-dead-letter'));
       } catch (err) {
         logger.error('dead-letter consumer failed', { error: err as Error, messageId: m.messageId });
+      } finally {
+        this.stats.deadLetterMs += performance.now() - dlStarted;
       }
       return;
     }
@@ -163,6 +209,7 @@ export class InProcessQueue implements QueuePort {
   /** Stops taking new work and waits for messages in flight; pending ones are dropped (the local queue is not durable). */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopAdjusting();
     if (this.timer) clearTimeout(this.timer);
     while (this.inflight > 0) await new Promise((r) => setTimeout(r, 10));
   }

@@ -31,7 +31,8 @@ export interface LocalServiceOptions {
   bootstrapApiKey?: string;
   /** Write <dataDir>/credentials.json. Default true. */
   writeCredentials?: boolean;
-  queue?: { concurrency?: number; maxReceives?: number; redeliveryDelayMs?: number };
+  /** Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts). */
+  queue?: { concurrency?: number; adaptive?: { min?: number; max?: number; initial?: number }; maxReceives?: number; redeliveryDelayMs?: number };
   gateway?: GatewayOptions;
   /** Run webhook deliveries for bus events. Default true. */
   deliverWebhooks?: boolean;
@@ -93,6 +94,15 @@ async function bootstrapCredentials(
   return { projectId: issued.project_id, apiKey: issued.api_key };
 }
 
+/** RTS_WORKER_CONCURRENCY: a positive whole number fixes how many runs the local queue works on at once; else adaptive. */
+export function workerConcurrencyFromEnv(): number | undefined {
+  const raw = process.env.RTS_WORKER_CONCURRENCY;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`RTS_WORKER_CONCURRENCY must be a whole number from 1 to 1000, got "${raw}"`);
+  return n;
+}
+
 export async function startLocalService(opts: LocalServiceOptions = {}): Promise<LocalService> {
   const host = opts.host ?? process.env.RTS_HOST ?? '127.0.0.1';
   const port = opts.port ?? Number(process.env.RTS_PORT ?? 8787);
@@ -149,6 +159,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     const queue = new InProcessQueue({
       worker: () => loadHandler<SqsHandler>(workerHandlers.replayWorker),
       deadLetter: () => loadHandler<SqsHandler>(workerHandlers.deadLetter),
+      concurrency: workerConcurrencyFromEnv(),
       ...opts.queue,
     });
     const bus = new InProcessBus(
