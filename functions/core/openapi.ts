@@ -11,10 +11,12 @@ import {
   type RequestSchemaName,
   type ResponseSchemaName,
 } from './openapi-schemas';
+import { DEFAULT_SERVER, servedAt } from './openapi-servers';
 import { WEBHOOK_ID_PATTERN, errorSchema } from './responses';
 import { z } from './zod';
 
 export type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './openapi-schemas';
+export { DEFAULT_SERVER } from './openapi-servers';
 
 /** What the document needs of a route: the route table's rows (lib/routes.ts) have this shape. */
 export interface OpenApiRoute {
@@ -33,9 +35,6 @@ export interface OpenApiRoute {
   query?: QuerySchemaName;
   errors?: Partial<Record<number, string>>;
 }
-
-/** The local service's default address: the document served by a running service names its own base URL instead. */
-export const DEFAULT_SERVER = { url: 'http://127.0.0.1:8787', description: 'The local service (npm start) at its default address.' };
 
 const TAGS = [
   { name: 'service', description: 'Liveness and this document (no credentials).' },
@@ -268,5 +267,5 @@ export function openApiDocument(routes: readonly OpenApiRoute[], serverUrl?: str
     requireDefaultsInResponses(document);
     cache.set(routes, document);
   }
-  return serverUrl ? { ...document, servers: [{ url: serverUrl, description: 'This service.' }] } : document;
+  return servedAt(document, serverUrl);
 }

@@ -1,8 +1,7 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document (no credentials), with the base URL it was requested at as its server.
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { routes } from '../../lib/routes';
-import { openApiDocument } from '../core/openapi';
 import { route } from '../shared/http';
+import { servedOpenApiDocument } from '../shared/openapi-document';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
 
@@ -22,5 +21,5 @@ export function requestBaseUrl(event: APIGatewayProxyEvent): string | undefined 
 
 export const handler = route({ name: 'GET /v1/openapi.json', auth: false }, async ({ event }) => ({
   status: 200,
-  body: openApiDocument(routes, requestBaseUrl(event)),
+  body: servedOpenApiDocument(requestBaseUrl(event)),
 }));

@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import type { BuildOptions } from 'esbuild';
 import { buildDashboardScript } from '../../functions/dashboard/build-script';
 import { DASHBOARD_SCRIPT_GLOBAL } from '../../functions/dashboard/script';
+import { openApiDocument } from '../../functions/core/openapi';
+import { OPENAPI_DOCUMENT_GLOBAL, encodeOpenApiDocument } from '../../functions/shared/openapi-document';
 import { routes, workerHandlers } from '../routes';
 
 /** Repository root: entries and tsconfig.json are resolved from here. */
@@ -38,10 +40,15 @@ export const BUNDLE = {
 } as const;
 
 let dashboardScript: string | undefined;
+let openApi: string | undefined;
 
-/** BUNDLE in esbuild's API form, plus the dashboard's browser script, built once, inlined as a constant (see functions/dashboard/script.ts). */
+/**
+ * BUNDLE in esbuild's API form, plus two constants built once and inlined where used: the dashboard's browser script
+ * (see functions/dashboard/script.ts) and the OpenAPI document (see functions/shared/openapi-document.ts).
+ */
 export function esbuildOptions(): BuildOptions {
   dashboardScript ??= buildDashboardScript();
+  openApi ??= encodeOpenApiDocument(openApiDocument(routes));
   return {
     bundle: true,
     platform: BUNDLE.platform,
@@ -54,7 +61,7 @@ export function esbuildOptions(): BuildOptions {
     external: [...BUNDLE.externalModules],
     absWorkingDir: REPO_ROOT,
     logLevel: 'warning',
-    define: { [DASHBOARD_SCRIPT_GLOBAL]: JSON.stringify(dashboardScript) },
+    define: { [DASHBOARD_SCRIPT_GLOBAL]: JSON.stringify(dashboardScript), [OPENAPI_DOCUMENT_GLOBAL]: JSON.stringify(openApi) },
   };
 }
 
