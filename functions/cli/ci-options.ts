@@ -26,7 +26,8 @@ Options:
   --baseline-batch <id>              compare with this batch
   --no-baseline                      no comparison, not even the default one
   --timeout <s>                      give up waiting after this many seconds (exit 2), default 1800
-  --poll-interval <s>                seconds between status checks, default 5
+  --poll-interval <s>                longest wait between status checks, default 5 (checks come sooner
+                                     while a batch is young or near its end, at most every 0.25 s)
   --junit <file>                     write a JUnit XML report (one testcase per scenario and mutation)
   --summary <file>                   append a Markdown summary (e.g. "$GITHUB_STEP_SUMMARY")
   --json                             print a machine-readable result on stdout instead of the table
