@@ -4,7 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { BINARY_MEDIA_TYPES, DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, findRoute, workerHandlers, type RouteDef } from '../../lib/routes';
+import {
+  BINARY_MEDIA_TYPES,
+  DEFAULT_BODY_LIMIT,
+  ROUTE_TIMEOUT_S,
+  matchPath,
+  routes,
+  workerHandlers,
+  type RouteDef,
+  type RouteMatch,
+} from '../../lib/routes';
 import {
   AppError,
   MethodNotAllowedError,
@@ -73,8 +82,9 @@ interface CachedAuth {
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-  headers['Content-Length'] = String(body.length);
+  // Text stays a string (UTF-8 on the wire): Node then sends the head and a small body in one write.
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : (result.body ?? '');
+  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
   res.writeHead(result.statusCode, headers);
   res.end(body);
 }
@@ -85,8 +95,16 @@ function sendError(res: ServerResponse, err: AppError, requestId: string, extra:
   send(res, { statusCode: err.status, headers: { 'Content-Type': 'application/json', ...extra }, body: JSON.stringify(errorBody(err, requestId)) });
 }
 
-/** Reads the body, refusing (413) beyond `limit` bytes without buffering the rest. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * Reads the body, refusing (413) beyond `limit` bytes without buffering the rest. A request that declares no body (no
+ * Content-Length or 0, no Transfer-Encoding: most GETs) has none to wait for: Node discards what is left of it once the
+ * response is sent.
+ */
+function readBody(req: IncomingMessage, limit: number): Buffer | Promise<Buffer> {
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) return reject(new PayloadTooLargeError(limit));
@@ -107,37 +125,99 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function splitQuery(url: URL) {
+function splitQuery(params: URLSearchParams | undefined) {
   const single: Record<string, string> = {};
   const multi: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
+  if (!params) return { single, multi };
+  for (const [k, v] of params) {
     single[k] = v;
     (multi[k] ??= []).push(v);
   }
   return { single, multi };
 }
 
+/** The headers the gateway itself reads, by lowercase name. */
+const READ_HEADERS = ['x-api-key', 'x-project-id', 'content-type', 'content-encoding'] as const;
+type ReadHeader = (typeof READ_HEADERS)[number];
+
+/**
+ * The event's header maps as API Gateway builds them (names as sent; `headers` keeps a repeated name's last value), and,
+ * from the same pass, the few headers the gateway reads: under any case, the value of the first name that matches.
+ */
 function headerMaps(req: IncomingMessage) {
   const single: Record<string, string> = {};
   const multi: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const k = req.rawHeaders[i];
-    const v = req.rawHeaders[i + 1];
+  const firstName: Partial<Record<ReadHeader, string>> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i];
+    const v = raw[i + 1];
     single[k] = v;
-    (multi[k] ??= []).push(v);
+    const values = multi[k];
+    if (values) values.push(v);
+    else {
+      multi[k] = [v];
+      const lower = k.toLowerCase() as ReadHeader;
+      if (READ_HEADERS.includes(lower)) firstName[lower] ??= k;
+    }
   }
-  return { single, multi };
+  const get = (name: ReadHeader): string | undefined => {
+    const k = firstName[name];
+    return k === undefined ? undefined : single[k];
+  };
+  return { single, multi, get };
 }
 
 /**
  * Whether the body goes to the function as base64 bytes, as API Gateway does for the binary media types; here also for
  * a compressed body, which the function decompresses itself (in the cloud API Gateway may have done it already).
  */
-function isBinaryBody(headers: Record<string, string>): boolean {
-  const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
-  const type = (get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  const encoding = (get('content-encoding') ?? '').trim().toLowerCase();
+function isBinaryBody(contentType: string | undefined, contentEncoding: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
   return BINARY_MEDIA_TYPES.includes(type) || (encoding !== '' && encoding !== 'identity');
+}
+
+/** A request target that the URL parser would leave as it is: no query, no percent escapes, no `.`/`..` segments. */
+const PLAIN_PATH = /^\/[A-Za-z0-9_~./-]*$/;
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+/** The request's path (as the URL parser reads it) and query. */
+function parseTarget(target: string): { pathname: string; searchParams?: URLSearchParams } {
+  if (PLAIN_PATH.test(target) && !DOT_SEGMENT.test(target)) return { pathname: target };
+  // A path is never a host: `//v1/traces` stays the path `//v1/traces` (URL would read `v1` as the host).
+  return new URL(`http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
+}
+
+/**
+ * The route table's patterns by segment count, each with its literal segments (null where a parameter sits): a request's
+ * path is split once and only the rows it could match are tried, in table order, by the table's own matchPath, so the
+ * answer is lib/routes' findRoute's without splitting every pattern on every request.
+ */
+let patterns: Map<number, { route: RouteDef; segments: (string | null)[] }[]> | undefined;
+
+export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
+  if (!patterns) {
+    patterns = new Map();
+    for (const route of routes) {
+      const segments = route.path.split('/').map((seg) => (seg.startsWith('{') && seg.endsWith('}') ? null : seg));
+      const list = patterns.get(segments.length) ?? [];
+      list.push({ route, segments });
+      patterns.set(segments.length, list);
+    }
+  }
+  const parts = path.split('/');
+  const allowed: string[] = [];
+  for (const { route, segments } of patterns.get(parts.length) ?? []) {
+    let literalsMatch = true;
+    for (let i = 0; i < segments.length && literalsMatch; i++) literalsMatch = segments[i] === null || segments[i] === parts[i];
+    if (!literalsMatch) continue;
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
+    allowed.push(route.method);
+  }
+  return { allowed };
 }
 
 /** A route function's context: like the cloud's, its invocation may last ROUTE_TIMEOUT_S. */
@@ -165,10 +245,14 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     b.tokens -= 1;
   }
 
-  async function authorize(route: RouteDef, method: string, path: string, headers: Record<string, string>): Promise<string> {
-    const get = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
-    const apiKey = get('x-api-key');
-    const projectHeader = get('x-project-id');
+  async function authorize(
+    route: RouteDef,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    apiKey: string | undefined,
+    projectHeader: string | undefined,
+  ): Promise<string> {
     // Like API Gateway: a missing identity source is refused before the authorizer runs.
     if (!apiKey || !projectHeader) throw new UnauthorizedError();
     const cacheKey = `${apiKey}\n${projectHeader}`;
@@ -208,10 +292,8 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     const method = (req.method ?? 'GET').toUpperCase();
-    // A path is never a host: `//v1/traces` stays the path `//v1/traces` (URL would read `v1` as the host).
-    const url = new URL(`http://localhost${(req.url ?? '/').startsWith('/') ? '' : '/'}${req.url ?? '/'}`);
+    const url = parseTarget(req.url ?? '/');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    const done = () => opts.onRequest?.({ method, path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
     try {
       const dashboard = path === '/dashboard' || path.startsWith('/dashboard/');
       const found = dashboard ? undefined : findRoute(method, path);
@@ -226,11 +308,11 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const limit = route?.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
       const body = await readBody(req, limit + 1024);
       const headers = headerMaps(req);
-      const binary = isBinaryBody(headers.single);
-      const query = splitQuery(url);
+      const binary = isBinaryBody(headers.get('content-type'), headers.get('content-encoding'));
+      const query = splitQuery(url.searchParams);
       let projectId: string | undefined;
       if (route?.auth) {
-        projectId = await authorize(route, method, path, headers.single);
+        projectId = await authorize(route, method, path, headers.single, headers.get('x-api-key'), headers.get('x-project-id'));
         throttle(projectId);
       }
       const event: APIGatewayProxyEvent = {
@@ -275,7 +357,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
         send(res, errorResponse(err, requestId));
       }
     } finally {
-      done();
+      opts.onRequest?.({ method, path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
     }
   }
 

@@ -1,19 +1,47 @@
 // Read views of a run: detail with scoring context, attempts with transcripts, policy and security events.
 import type { Deps, PageRequest } from '../../ports';
 import { planAttempts } from '../replay/plan';
-import { scoringContext, toAttemptScore } from '../replay/scoring';
+import { scoringContext, toAttemptScore, type ScoringContext } from '../replay/scoring';
 import { loadRun, runView } from './service';
 
-/** GET /v1/runs/{id}: SPEC 7.6's fields, with `scoring` built from the campaign and the stored attempts. */
+/** Scoring contexts of terminal runs kept per warm container, per set of adapters (a test's fakes are their own). */
+const FINAL_SCORING_MAX = 500;
+const finalScoring = new WeakMap<Deps, Map<string, ScoringContext>>();
+
+/**
+ * A terminal run's scoring context never changes: its campaign's definition is immutable and its attempts are final.
+ * Kept (least recently used out past FINAL_SCORING_MAX), a repeated GET of a finished run reads only the run itself.
+ */
+function cachedScoring(deps: Deps, key: string, value?: ScoringContext): ScoringContext | undefined {
+  let cache = finalScoring.get(deps);
+  if (!cache) finalScoring.set(deps, (cache = new Map()));
+  const hit = value ?? cache.get(key);
+  if (hit === undefined) return undefined;
+  cache.delete(key);
+  cache.set(key, hit);
+  if (cache.size > FINAL_SCORING_MAX) cache.delete(cache.keys().next().value as string);
+  return hit;
+}
+
+/**
+ * GET /v1/runs/{id}: SPEC 7.6's fields, with `scoring` built from the campaign and the stored attempts. One store read
+ * (the run, under a key holding the project: the ownership check) when the run is terminal and was read before.
+ */
 export async function getRunDetail(deps: Deps, projectId: string, runId: string) {
   const run = await loadRun(deps, projectId, runId);
   const final = run.status === 'completed' || run.status === 'failed';
-  const [campaign, attempts] = await Promise.all([
-    deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
-    deps.runs.listAttempts(projectId, runId, { transcripts: false, final }),
-  ]);
+  const cacheKey = `${projectId}/${runId}`;
+  let scoring = final ? cachedScoring(deps, cacheKey) : undefined;
+  if (!scoring) {
+    const [campaign, attempts] = await Promise.all([
+      deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
+      deps.runs.listAttempts(projectId, runId, { transcripts: false, final }),
+    ]);
+    scoring = scoringContext(campaign, attempts);
+    if (final) cachedScoring(deps, cacheKey, scoring);
+  }
   const { source: _source, ...view } = runView(run);
-  return { ...view, source: run.source, attempt_total: run.attempt_total, scoring: scoringContext(campaign, attempts) };
+  return { ...view, source: run.source, attempt_total: run.attempt_total, scoring };
 }
 
 /** GET /v1/runs/{id}/attempts: every stored attempt with its transcript and events. */
