@@ -1,0 +1,425 @@
+// Bench of what a 1,000-trace CI batch costs in AWS: the local service runs the sample campaign's batch against the demo
+// agent while `rts ci run` (the real CLI, in-process) submits it, polls it and lists its scenarios; every DynamoDB call,
+// queue message, bus event, API request and handler invocation of that window is counted, turned into the billing units
+// the cloud adapters would cause (cost-model.ts) and priced at published on-demand prices.
+import './bench-env';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { routes, workerHandlers } from '../../lib/routes';
+import { resetAwsClients } from '../../functions/adapters/aws';
+import { chunk } from '../../functions/adapters/batch-retry';
+import { runCi } from '../../functions/cli/ci';
+import { loadSampleTraces, startDemoAgent } from '../../functions/cli/demo-agent';
+import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
+import type { BusEvent } from '../../functions/core/events';
+import { planAttempts } from '../../functions/core/replay/plan';
+import { uploadTrace } from '../../functions/core/traces/service';
+import { resolveHandlersWith } from '../../functions/local/gateway';
+import type { ReplayMessage } from '../../functions/ports';
+import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { startTestService, type TestService } from '../helpers/local-service';
+import { buildStack } from '../infra/stack-fixture';
+import { attributeCallsTo, countAwsCalls, countIndexWrites, takeCounts, totalCalls, type CallCounts } from './aws-counter';
+import {
+  batchInvocations,
+  gbSeconds,
+  priceWorkload,
+  stackFactsFromTemplate,
+  type CostReport,
+  type FunctionUse,
+  type StackFacts,
+  type Workload,
+} from './cost-model';
+
+export interface CostBenchOptions {
+  /** Eval-set size. Default 1000 (the pool limit). */
+  traces?: number;
+  /**
+   * Replay messages the local queue processes at once. Default: the stack's worker batch size, so a message shares the
+   * process with about as many others as a record shares a worker invocation with in Lambda (records run concurrently).
+   */
+  concurrency?: number;
+  /** `rts ci run --poll-interval`, s. Default 5 (the CLI's default). */
+  pollIntervalS?: number;
+  /** Give up after this long. Default 30 min. */
+  timeoutMs?: number;
+}
+
+export interface CostBench {
+  traces: number;
+  attempts: number;
+  concurrency: number;
+  /** Submission (the CLI starting) to the CLI's exit with the queue and bus idle. */
+  windowMs: number;
+  cliExitCode: number;
+  decision: string;
+  stack: StackFacts;
+  dynamo: CallCounts;
+  /** How GSI write units were found: priced per item write in the in-process store, or a lower bound (1 per GSI write). */
+  indexUnitsFrom: 'store' | 'lower bound';
+  queue: { sent: number; received: number; failed: number; deadLettered: number; sendCalls: number };
+  bus: { published: number; invocations: number; failed: number; putEventsCalls: number };
+  /** Agent requests the replays made (outbound HTTP from the worker). */
+  agentCalls: number;
+  /** API requests the CLI made, by `METHOD /route`. */
+  apiRequests: Record<string, number>;
+  /** Replay worker GB-s if a batch's records ran one after another (the upper bound of the parallel figure). */
+  workerGbSecondsSerial: number;
+  workload: Workload;
+  report: CostReport;
+}
+
+const ROOT = join(__dirname, '..', '..');
+const TIMED = Symbol.for('rts.bench.cost.timed');
+
+interface Invocation {
+  modulePath: string;
+  startedAt: number;
+  ms: number;
+  /** Replay worker only: payload bytes of each record as the SQS adapter sends it. */
+  recordBytes?: number[];
+}
+
+/** The SQS message body the cloud adapter sends for a replay message (functions/adapters/sqs/sqs-queue.ts). */
+const sqsBodyBytes = (m: ReplayMessage) => Buffer.byteLength(JSON.stringify({ project_id: m.project_id, run_id: m.run_id }));
+
+/** A PutEvents entry's size as EventBridge counts it (Source, DetailType, Detail, 14 bytes of Time). */
+const eventEntryBytes = (e: BusEvent) =>
+  Buffer.byteLength(JSON.stringify({ id: e.id, envelope: e.envelope })) + Buffer.byteLength(e.envelope.event_type) + Buffer.byteLength('rts') + 14;
+
+/** Uploads `count` copies of the sample traces (the demo agent follows them) through the core service, not measured. */
+async function seedTraces(projectId: string, count: number): Promise<string[]> {
+  const samples = loadSampleTraces();
+  const deps = getDeps();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 25) {
+    const batch = Array.from({ length: Math.min(25, count - i) }, (_, j) => {
+      const { trace_id: _id, ...base } = samples[(i + j) % samples.length];
+      return { ...base, name: `${base.name ?? 'sample'} #${i + j}` };
+    });
+    const created = await Promise.all(batch.map((t) => uploadTrace(deps, projectId, t)));
+    ids.push(...created.map((c) => c.body.trace_id));
+  }
+  return ids;
+}
+
+async function api(svc: TestService, method: string, path: string, body?: unknown) {
+  const res = await svc.api(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body;
+}
+
+/**
+ * Loads every handler module through a generated wrapper that times each invocation (the handler's own time, as Lambda
+ * bills it) while `recording` is on. Returns the recorder and an undo.
+ */
+function timeHandlers(): { invocations: Invocation[]; setRecording: (on: boolean) => void; undo: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'rts-cost-handlers-'));
+  const invocations: Invocation[] = [];
+  let recording = false;
+  // Store calls are attributed to the function whose handler makes them.
+  const running = new AsyncLocalStorage<string>();
+  attributeCallsTo(() => running.getStore());
+  (globalThis as Record<symbol, unknown>)[TIMED] = (modulePath: string, real: { handler: (...args: unknown[]) => Promise<unknown> }) =>
+    async function timed(...args: unknown[]) {
+      const startedAt = performance.now();
+      const records = modulePath === workerHandlers.replayWorker ? (args[0] as { Records?: { body: string }[] }).Records : undefined;
+      try {
+        return await running.run(functionOf(modulePath), () => real.handler(...args));
+      } finally {
+        if (recording) {
+          invocations.push({
+            modulePath,
+            startedAt,
+            ms: performance.now() - startedAt,
+            recordBytes: records?.map((r) => sqsBodyBytes(JSON.parse(r.body) as ReplayMessage)),
+          });
+        }
+      }
+    };
+  resolveHandlersWith((modulePath) => {
+    const file = join(dir, `${modulePath.replace(/[^A-Za-z0-9_-]/g, '_')}.js`);
+    writeFileSync(
+      file,
+      `'use strict';\nconst real = require(${JSON.stringify(join(ROOT, modulePath))});\n` +
+        `module.exports = { handler: globalThis[Symbol.for('rts.bench.cost.timed')](${JSON.stringify(modulePath)}, real) };\n`,
+    );
+    return file;
+  });
+  return {
+    invocations,
+    setRecording: (on) => {
+      recording = on;
+    },
+    undo: () => {
+      resolveHandlersWith();
+      attributeCallsTo(() => undefined);
+      delete (globalThis as Record<symbol, unknown>)[TIMED];
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The function description (as in the template) of a handler module. */
+function functionOf(modulePath: string): string {
+  const fixed: Record<string, string> = {
+    [workerHandlers.authorizer]: 'rts authorizer',
+    [workerHandlers.replayWorker]: 'rts replay worker',
+    [workerHandlers.deadLetter]: 'rts replay dead-letter consumer',
+    [workerHandlers.webhookDelivery]: 'rts webhook delivery',
+    [workerHandlers.dashboard]: 'rts GET /dashboard',
+  };
+  if (fixed[modulePath]) return fixed[modulePath];
+  const route = routes.find((r) => `functions/http/${r.handler}` === modulePath);
+  if (!route) throw new Error(`no function for handler module ${modulePath}`);
+  return `rts ${route.method} ${route.path}`;
+}
+
+/** `METHOD /route` of a request path, ids replaced by the route's placeholders. */
+function routeOf(method: string, path: string): string {
+  const parts = path.split('?')[0].split('/');
+  const route = routes.find((r) => {
+    const segs = r.path.split('/');
+    return r.method === method && segs.length === parts.length && segs.every((s, i) => s.startsWith('{') || s === parts[i]);
+  });
+  return `${method} ${route?.path ?? path}`;
+}
+
+export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench> {
+  const traces = opts.traces ?? 1000;
+  const stack = stackFactsFromTemplate(buildStack().resources);
+  const concurrency = opts.concurrency ?? stack.workerBatchSize;
+  const pollIntervalS = opts.pollIntervalS ?? 5;
+
+  countAwsCalls();
+  countIndexWrites();
+  resetAwsClients();
+  const timing = timeHandlers();
+  const requests: { method: string; path: string }[] = [];
+  let recording = false;
+  const record = (on: boolean) => {
+    recording = on;
+    timing.setRecording(on);
+  };
+
+  const agent = await startDemoAgent({ port: 0 });
+  const svc = await startTestService({
+    queue: { concurrency },
+    gateway: { onRequest: (r) => recording && requests.push({ method: r.method, path: r.path }) },
+  });
+  try {
+    // What the cloud adapters would send: SendMessageBatch calls of up to 10 bodies, PutEvents entries.
+    const sendBatchBytes: number[] = [];
+    let sendCalls = 0;
+    const sendReplay = svc.queue.sendReplay.bind(svc.queue);
+    svc.queue.sendReplay = async (messages) => {
+      if (recording) {
+        for (const batch of chunk(messages, 10)) {
+          sendCalls++;
+          sendBatchBytes.push(batch.reduce((s, m) => s + sqsBodyBytes(m), 0));
+        }
+      }
+      return sendReplay(messages);
+    };
+    const eventBytes: number[] = [];
+    let putEventsCalls = 0;
+    const publish = svc.bus.publish.bind(svc.bus);
+    svc.bus.publish = async (events) => {
+      if (recording) putEventsCalls += chunk(events, 10, eventEntryBytes, 250 * 1024).length;
+      return publish(events);
+    };
+    svc.bus.onEvent((e) => recording && eventBytes.push(eventEntryBytes(e)));
+
+    const campaign = JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8'));
+    campaign.target.url = agent.url;
+    const traceIds = await seedTraces(svc.projectId, traces);
+    const { campaign_id } = await api(svc, 'POST', '/v1/campaigns', campaign);
+    for (let i = 0; i < traceIds.length; i += 1000)
+      await api(svc, 'PATCH', `/v1/campaigns/${campaign_id}/eval-set`, { add_trace_ids: traceIds.slice(i, i + 1000) });
+
+    const cli = async (campaignId: string, pollS: number) => {
+      const sink = { write: () => true };
+      const env = { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId };
+      const args = ['run', '--campaign', campaignId, '--min-pass-rate', '0', '--max-unsafe', '100000', '--max-failures', '100000'];
+      args.push('--poll-interval', String(pollS), '--timeout', String(Math.ceil((opts.timeoutMs ?? 30 * 60_000) / 1000)));
+      return runCi(args, { stdout: sink, stderr: sink, env });
+    };
+
+    // Warm-up, not measured: a two-trace batch through the same CLI loads every handler and route the window uses.
+    const warm = await api(svc, 'POST', '/v1/campaigns', { ...campaign, name: 'warm-up' });
+    await api(svc, 'PATCH', `/v1/campaigns/${warm.campaign_id}/eval-set`, { add_trace_ids: traceIds.slice(0, 2) });
+    if ((await cli(warm.campaign_id, 0.2)) === 2) throw new Error('warm-up: rts ci run failed');
+    await svc.idle();
+
+    // Agent requests: the outbound sender the worker uses, counted.
+    let agentCalls = 0;
+    const http = getDeps().http;
+    configureDeps({
+      http: (req) => {
+        if (recording) agentCalls++;
+        return http(req);
+      },
+    });
+
+    const queueBefore = { ...svc.queue.stats };
+    const busBefore = { ...svc.bus.stats };
+    takeCounts();
+    record(true);
+    const t0 = performance.now();
+    const cliExitCode = await cli(campaign_id, pollIntervalS);
+    await svc.idle();
+    const windowMs = performance.now() - t0;
+    record(false);
+    const dynamo = takeCounts();
+    if (cliExitCode === 2) throw new Error('rts ci run answered 2 (error or timeout)');
+
+    const batchId = requests.map((r) => /^\/v1\/ci\/batch\/([^/]+)$/.exec(r.path)?.[1]).find(Boolean);
+    if (!batchId) throw new Error('rts ci run never polled a batch');
+    const { decision } = await api(svc, 'GET', `/v1/ci/batch/${batchId}`);
+    const attempts = planAttempts(campaignInputSchema.parse(campaign) as Campaign).length * traces;
+    const queue = {
+      sent: svc.queue.stats.sent - queueBefore.sent,
+      received: svc.queue.stats.received - queueBefore.received,
+      failed: svc.queue.stats.failed - queueBefore.failed,
+      deadLettered: svc.queue.stats.deadLettered - queueBefore.deadLettered,
+      sendCalls,
+    };
+    const bus = {
+      published: svc.bus.stats.published - busBefore.published,
+      invocations: svc.bus.stats.invocations - busBefore.invocations,
+      failed: svc.bus.stats.failed - busBefore.failed,
+      putEventsCalls,
+    };
+
+    // Lambda: one invocation per handler call, but the replay worker's records are billed in event-source batches.
+    const byModule = new Map<string, Invocation[]>();
+    for (const inv of timing.invocations) byModule.set(inv.modulePath, [...(byModule.get(inv.modulePath) ?? []), inv]);
+    const workerCalls = (byModule.get(workerHandlers.replayWorker) ?? []).sort((a, b) => a.startedAt - b.startedAt);
+    const workerMs = workerCalls.map((c) => c.ms);
+    const memoryOf = (fn: string) => {
+      const mb = stack.memoryMb[fn];
+      if (mb === undefined) throw new Error(`no function described "${fn}" in the template`);
+      return mb;
+    };
+    const lambda: FunctionUse[] = [...byModule.entries()].map(([modulePath, calls]) => {
+      const fn = functionOf(modulePath);
+      const invocationsMs =
+        modulePath === workerHandlers.replayWorker ? batchInvocations(workerMs, stack.workerBatchSize, 'parallel') : calls.map((c) => c.ms);
+      return { fn, memoryMb: memoryOf(fn), invocationsMs };
+    });
+    const workerGbSecondsSerial = gbSeconds(batchInvocations(workerMs, stack.workerBatchSize, 'serial'), memoryOf('rts replay worker'));
+
+    const apiRequests: Record<string, number> = {};
+    for (const r of requests) apiRequests[routeOf(r.method, r.path)] = (apiRequests[routeOf(r.method, r.path)] ?? 0) + 1;
+
+    const writeCalls = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].reduce((s, op) => s + (dynamo.calls[op] ?? 0), 0);
+    const indexUnitsFrom = dynamo.indexWriteUnits !== undefined || writeCalls === 0 ? 'store' : 'lower bound';
+    const workload: Workload = {
+      attempts,
+      dynamo: {
+        calls: dynamo.calls,
+        readUnits: dynamo.readUnits,
+        writeUnits: dynamo.writeUnits,
+        indexWriteUnits: dynamo.indexWriteUnits ?? dynamo.gsiWrites * stack.gsis.length,
+        conditionalCheckFailures: dynamo.conditionalCheckFailures,
+      },
+      sqs: {
+        sendBatchBytes,
+        receivedBytes: workerCalls.flatMap((c) => c.recordBytes ?? []),
+        deleted: queue.received - queue.failed,
+        batchSize: stack.workerBatchSize,
+      },
+      eventBytes,
+      apiRequests: requests.length,
+      lambda,
+      architecture: stack.architecture,
+    };
+    return {
+      traces,
+      attempts,
+      concurrency,
+      windowMs,
+      cliExitCode,
+      decision,
+      stack,
+      dynamo,
+      indexUnitsFrom,
+      queue,
+      bus,
+      agentCalls,
+      apiRequests,
+      workerGbSecondsSerial,
+      workload,
+      report: priceWorkload(workload),
+    };
+  } finally {
+    await svc.stop();
+    await agent.close();
+    timing.undo();
+  }
+}
+
+const usd = (x: number) => (x >= 0.01 ? `$${x.toFixed(4)}` : `$${x.toFixed(6)}`);
+const num = (x: number) => (Number.isInteger(x) ? x.toLocaleString('en-US') : x.toLocaleString('en-US', { maximumFractionDigits: 1 }));
+
+export function printCost(r: CostBench): void {
+  const rep = r.report;
+  const p = rep.prices;
+  console.log(
+    `\n== Cost of a ${r.traces}-trace CI batch in AWS (${p.region} on-demand, prices checked ${p.checked}; ${r.attempts} attempts, ` +
+      `queue concurrency ${r.concurrency}) ==`,
+  );
+  const rows = [
+    ['resource', 'counted', 'billed units', '$ batch', '$ / 1k attempts'],
+    ...rep.lines.map((l) => [l.resource, l.counted, `${num(l.units)} ${l.unit}`, usd(l.usd), usd(l.usdPer1kAttempts)]),
+    ['total', '', '', usd(rep.totalUsd), usd(rep.totalUsdPer1kAttempts)],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  for (const row of rows) console.log(row.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  '));
+  const fns = rep.lambdaByFunction
+    .map((f) => `${f.fn.replace(/^rts /, '')} ${f.invocations}x${f.memoryMb} MB ${num(f.gbSeconds)} GB-s`)
+    .sort()
+    .join('; ');
+  console.log(`Lambda by function: ${fns}`);
+  const ops = Object.entries(r.dynamo.calls)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([op, n]) => `${op} ${n}`)
+    .join(', ');
+  console.log(
+    `DynamoDB: ${totalCalls(r.dynamo)} calls (${ops}); GSI units ${r.indexUnitsFrom === 'store' ? 'priced per item write' : 'a lower bound'}`,
+  );
+  const callers = Object.entries(r.dynamo.byCaller)
+    .sort(([, a], [, b]) => b.calls - a.calls)
+    .map(([fn, c]) => `${fn.replace(/^rts /, '')} ${c.calls} (${num(c.writeUnits)} WRU, ${num(c.readUnits)} RRU)`)
+    .join('; ');
+  console.log(`DynamoDB calls by function (table units): ${callers}; per trace ${(totalCalls(r.dynamo) / r.traces).toFixed(1)} calls`);
+  console.log(
+    `queue: ${r.queue.sent} sent in ${r.queue.sendCalls} SendMessageBatch, ${r.queue.received} received, ${r.queue.failed} failed, ` +
+      `${r.queue.deadLettered} dead-lettered; bus: ${r.bus.published} events in ${r.bus.putEventsCalls} PutEvents, ${r.bus.invocations} deliveries; ` +
+      `agent requests ${r.agentCalls} (${(r.agentCalls / r.attempts).toFixed(1)} per attempt)`,
+  );
+  console.log(
+    `API: ${Object.entries(r.apiRequests)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}; window ${(r.windowMs / 1000).toFixed(1)} s, CLI exit ${r.cliExitCode} (${r.decision})`,
+  );
+  console.log(
+    `worker batches billed as their longest record (parallel); one after another: ${num(r.workerGbSecondsSerial)} GB-s. ` +
+      `Local durations include the in-process store and demo agent on this shared machine.`,
+  );
+}
+
+if (require.main === module) {
+  benchCost({ traces: Number(process.env.CI_BENCH_TRACES ?? 1000) }).then(
+    (r) => {
+      printCost(r);
+      process.exit(0);
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,119 @@
+// The bench's AWS call counter against the embedded store: calls per operation, the table units the store reports, the
+// GSI write units of each item write (priced from the item before and after), refused conditional writes, empty reads.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { instrumented } from '../../../functions/adapters/aws';
+import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
+import { attributeCallsTo, countAwsCalls, countIndexWrites, takeCounts, totalCalls } from '../../bench/aws-counter';
+
+const TABLE = 'rts-counter-test';
+let store: EmbeddedStore;
+let doc: DynamoDBDocumentClient;
+
+beforeAll(async () => {
+  countAwsCalls();
+  countIndexWrites();
+  store = await startEmbeddedStore();
+  await ensureTable(store.endpoint, TABLE);
+  const raw = instrumented(
+    new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  doc = DynamoDBDocumentClient.from(raw);
+});
+
+afterAll(async () => {
+  doc.destroy();
+  await store.close();
+});
+
+beforeEach(() => {
+  takeCounts();
+});
+
+const indexed = (sk: string, extra: Record<string, unknown> = {}) => ({ pk: 'P#1', sk, gsi1pk: 'P#1#RUN', gsi1sk: `2026-11-23#${sk}`, ...extra });
+
+describe('takeCounts', () => {
+  it('counts calls per operation and the table units the store reports', async () => {
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#1', note: 'x'.repeat(1500) } }));
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#2' } }));
+
+    const c = takeCounts();
+
+    expect(c.calls).toEqual({ PutItem: 2 });
+    expect(totalCalls(c)).toBe(2);
+    expect(c.writeUnits).toBe(2 + 1);
+    expect(c.indexWriteUnits).toBe(0);
+    expect(c.storeItemWrites).toBe(2);
+  });
+
+  it('prices GSI entries: put, projected change, key change, unchanged, delete', async () => {
+    // Prepare: each step's expected index units in a comment.
+    await doc.send(new PutCommand({ TableName: TABLE, Item: indexed('RUN#1', { status: 'queued' }) })); // 1: new entry
+    await doc.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { pk: 'P#1', sk: 'RUN#1' },
+        UpdateExpression: 'SET #s = :s, payload = :b',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': 'running', ':b': 'y'.repeat(1500) },
+      }),
+    ); // 2: projected attributes changed, the entry is now ~1.6 KB
+    await doc.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { pk: 'P#1', sk: 'RUN#1' },
+        UpdateExpression: 'SET gsi1sk = :k',
+        ExpressionAttributeValues: { ':k': 'later' },
+      }),
+    ); // 2 + 2: old entry deleted, new one put
+    await doc.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { pk: 'P#1', sk: 'RUN#1' },
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': 'running' },
+      }),
+    ); // 0: nothing changed
+    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'P#1', sk: 'RUN#1' } })); // 2: entry deleted
+
+    const c = takeCounts();
+
+    expect(c.calls).toEqual({ PutItem: 1, UpdateItem: 3, DeleteItem: 1 });
+    expect(c.indexWriteUnits).toBe(1 + 2 + 4 + 0 + 2);
+    expect(c.gsiWrites).toBe(2);
+  });
+
+  it('counts a refused conditional write, which DynamoDB bills and the store reports nothing for', async () => {
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'ONCE' } }));
+    takeCounts();
+
+    await expect(
+      doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'ONCE' }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    ).rejects.toThrow();
+
+    const c = takeCounts();
+    expect(c.conditionalCheckFailures).toBe(1);
+    expect(c.writeUnits).toBe(0);
+  });
+
+  it('bills an empty Query as a read of up to 4 KB (half a unit, eventually consistent)', async () => {
+    await doc.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'NOBODY' } }));
+    await doc.send(
+      new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'NOBODY' }, ConsistentRead: true }),
+    );
+
+    expect(takeCounts().readUnits).toBe(0.5 + 1);
+  });
+
+  it('attributes calls and units to the caller named at the time', async () => {
+    let caller: string | undefined = 'worker';
+    attributeCallsTo(() => caller);
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#2', sk: 'A' } }));
+    caller = undefined;
+    await doc.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'P#2' } }));
+    attributeCallsTo(() => undefined);
+
+    expect(takeCounts().byCaller).toEqual({ worker: { calls: 1, readUnits: 0, writeUnits: 1 }, other: { calls: 1, readUnits: 0.5, writeUnits: 0 } });
+  });
+});
