@@ -9,6 +9,8 @@ import { indexWriteUnits, type IndexEntry } from './cost-model';
 export interface CallCounts {
   /** Calls per operation, e.g. GetItem, Query, BatchWriteItem. */
   calls: Record<string, number>;
+  /** Table capacity units per operation (read units for reads, write units for writes). */
+  unitsByOp: Record<string, number>;
   /** DynamoDB read and write capacity units reported by the store (tables only; see gsiWrites). */
   readUnits: number;
   writeUnits: number;
@@ -33,6 +35,7 @@ const GSI_KEY = /\bgsi\d*(pk|sk)\b/i;
 
 const fresh = (): CallCounts => ({
   calls: {},
+  unitsByOp: {},
   readUnits: 0,
   writeUnits: 0,
   gsiWrites: 0,
@@ -81,6 +84,7 @@ export function countAwsCalls(): void {
           let units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
           // dynalite reports 0 for a Query or Scan that reads nothing; DynamoDB bills it as a read of up to 4 KB.
           if (op === 'Query' || op === 'Scan') units = Math.max(units, args.input.ConsistentRead ? 1 : 0.5);
+          counts.unitsByOp[op] = (counts.unitsByOp[op] ?? 0) + units;
           if (READ_OPS.has(op)) {
             counts.readUnits += units;
             by.readUnits += units;

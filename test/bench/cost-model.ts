@@ -216,6 +216,7 @@ const READ_OPS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem']);
 const WRITE_OPS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** SQS requests: each SendMessageBatch, ReceiveMessage (one per batch of received messages) and DeleteMessageBatch, per 64 KB. */
 export function sqsRequests(sqs: Workload['sqs']): { send: number; receive: number; delete: number } {
@@ -260,23 +261,23 @@ export function priceWorkload(w: Workload, prices: Prices = PRICES): CostReport 
   const lines = [
     line(
       'DynamoDB writes',
-      `${calls(WRITE_OPS)} calls`,
+      `${n(calls(WRITE_OPS))} calls`,
       wru,
-      `WRU (table ${w.dynamo.writeUnits}, GSI ${w.dynamo.indexWriteUnits}, refused ${w.dynamo.conditionalCheckFailures})`,
+      `WRU (table ${n(w.dynamo.writeUnits)} + GSI ${n(w.dynamo.indexWriteUnits)} + refused ${n(w.dynamo.conditionalCheckFailures)})`,
       wru * prices.dynamoWriteRequestUnit,
     ),
-    line('DynamoDB reads', `${calls(READ_OPS)} calls`, rru, 'RRU', rru * prices.dynamoReadRequestUnit),
+    line('DynamoDB reads', `${n(calls(READ_OPS))} calls`, rru, 'RRU', rru * prices.dynamoReadRequestUnit),
     line(
       'SQS',
-      `${w.sqs.receivedBytes.length} msgs received`,
+      `${n(w.sqs.receivedBytes.length)} messages`,
       sqsTotal,
-      `requests (send ${sqs.send}, receive ${sqs.receive}, delete ${sqs.delete})`,
+      `requests (send ${n(sqs.send)} + receive ${n(sqs.receive)} + delete ${n(sqs.delete)})`,
       sqsTotal * prices.sqsRequest,
     ),
-    line('Lambda requests', `${invocations} invocations`, invocations, 'requests', invocations * prices.lambdaRequest),
+    line('Lambda requests', `${n(invocations)} invocations`, invocations, 'requests', invocations * prices.lambdaRequest),
     line('Lambda duration', `${w.architecture}`, gbs, 'GB-s', gbs * gbPrice),
-    line('EventBridge', `${w.eventBytes.length} events`, events, 'events (64 KB)', events * prices.eventBridgeEvent),
-    line('API Gateway (REST)', `${w.apiRequests} requests`, w.apiRequests, 'requests', w.apiRequests * prices.apiGatewayRestRequest),
+    line('EventBridge', `${n(w.eventBytes.length)} events`, events, 'events (64 KB)', events * prices.eventBridgeEvent),
+    line('API Gateway (REST)', `${n(w.apiRequests)} requests`, w.apiRequests, 'requests', w.apiRequests * prices.apiGatewayRestRequest),
   ];
   const totalUsd = sum(lines.map((l) => l.usd));
   return {

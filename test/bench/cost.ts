@@ -303,13 +303,16 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       if (mb === undefined) throw new Error(`no function described "${fn}" in the template`);
       return mb;
     };
+    // The local queue hands the worker one record per invocation: those are grouped into the event source's batches.
+    // Should it ever batch records itself, its invocations are billed as they are.
+    const oneRecordEach = workerCalls.every((c) => (c.recordBytes?.length ?? 1) === 1);
+    const workerBatches = (mode: 'parallel' | 'serial') => (oneRecordEach ? batchInvocations(workerMs, stack.workerBatchSize, mode) : workerMs);
     const lambda: FunctionUse[] = [...byModule.entries()].map(([modulePath, calls]) => {
       const fn = functionOf(modulePath);
-      const invocationsMs =
-        modulePath === workerHandlers.replayWorker ? batchInvocations(workerMs, stack.workerBatchSize, 'parallel') : calls.map((c) => c.ms);
+      const invocationsMs = modulePath === workerHandlers.replayWorker ? workerBatches('parallel') : calls.map((c) => c.ms);
       return { fn, memoryMb: memoryOf(fn), invocationsMs };
     });
-    const workerGbSecondsSerial = gbSeconds(batchInvocations(workerMs, stack.workerBatchSize, 'serial'), memoryOf('rts replay worker'));
+    const workerGbSecondsSerial = gbSeconds(workerBatches('serial'), memoryOf('rts replay worker'));
 
     const apiRequests: Record<string, number> = {};
     for (const r of requests) apiRequests[routeOf(r.method, r.path)] = (apiRequests[routeOf(r.method, r.path)] ?? 0) + 1;
@@ -361,6 +364,7 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
   }
 }
 
+const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem']);
 const usd = (x: number) => (x >= 0.01 ? `$${x.toFixed(4)}` : `$${x.toFixed(6)}`);
 const num = (x: number) => (Number.isInteger(x) ? x.toLocaleString('en-US') : x.toLocaleString('en-US', { maximumFractionDigits: 1 }));
 
@@ -385,7 +389,7 @@ export function printCost(r: CostBench): void {
   console.log(`Lambda by function: ${fns}`);
   const ops = Object.entries(r.dynamo.calls)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([op, n]) => `${op} ${n}`)
+    .map(([op, n]) => `${op} ${n}${r.dynamo.unitsByOp[op] ? ` = ${num(r.dynamo.unitsByOp[op])} ${READS.has(op) ? 'RRU' : 'WRU'}` : ''}`)
     .join(', ');
   console.log(
     `DynamoDB: ${totalCalls(r.dynamo)} calls (${ops}); GSI units ${r.indexUnitsFrom === 'store' ? 'priced per item write' : 'a lower bound'}`,

@@ -33,7 +33,7 @@ beforeEach(() => {
 const indexed = (sk: string, extra: Record<string, unknown> = {}) => ({ pk: 'P#1', sk, gsi1pk: 'P#1#RUN', gsi1sk: `2026-11-23#${sk}`, ...extra });
 
 describe('takeCounts', () => {
-  it('counts calls per operation and the table units the store reports', async () => {
+  it('counts calls per operation and the table units the store reports, in all and per operation', async () => {
     await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#1', note: 'x'.repeat(1500) } }));
     await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#2' } }));
 
@@ -42,6 +42,7 @@ describe('takeCounts', () => {
     expect(c.calls).toEqual({ PutItem: 2 });
     expect(totalCalls(c)).toBe(2);
     expect(c.writeUnits).toBe(2 + 1);
+    expect(c.unitsByOp).toEqual({ PutItem: 2 + 1 });
     expect(c.indexWriteUnits).toBe(0);
     expect(c.storeItemWrites).toBe(2);
   });
