@@ -1,23 +1,42 @@
-// Wires the core to its adapters once per process. Repositories are always DynamoDB; the queue, the bus and outbound
-// HTTP are registered by the few handlers that use them (import './with-queue' / './with-bus' / './with-http'), so the
-// other functions neither bundle those clients nor could use them. The local runtime overrides queue and bus.
-import type { Deps, EventPublisher, HttpSender, QueuePort } from '../ports';
+// Wires the core to its adapters once per process. Repositories are DynamoDB: from source (local service, CLI, tests)
+// all of them; in a Lambda bundle only those its code reads, which bundling finds and registers with wireRepos() (see
+// lib/constructs/bundling.ts), so a function does not carry the others. The queue, the bus and outbound HTTP are
+// registered by the few handlers that use them (import './with-queue' / './with-bus' / './with-http'), so the other
+// functions neither bundle those clients nor could use them. The local runtime overrides queue and bus.
+import type { Deps, EventPublisher, HttpSender, QueuePort, Repos } from '../ports';
 import { newUuid } from '../core/ids';
 import { realSleep } from '../core/retry';
 import { systemClock } from '../core/time';
-import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
-import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
-import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
-import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
-import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
-import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
-import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
-import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
 import { optionalEnv } from '../adapters/env';
+import type { RepoFactories } from './repos';
+
+/** Every repository of Deps, by name. */
+export const REPO_NAMES: readonly (keyof Repos)[] = ['projects', 'traces', 'campaigns', 'runs', 'idempotency', 'batches', 'webhooks', 'judgeCache'];
+
+/** true in a Lambda bundle (esbuild `define`, lib/constructs/bundling.ts); undeclared when running from source. */
+declare const RTS_BUNDLED_REPOS: boolean | undefined;
+
+/** The repositories wireRepos() registered: in a bundle, those its code reads. */
+const wired: Partial<RepoFactories> = {};
+
+/**
+ * Every repository from source, the wired ones in a bundle. A require in a ternary, not an import: in a bundle esbuild
+ * folds the ternary and drops the require, and with it the repositories the function does not read.
+ */
+function repoFactories(): Partial<RepoFactories> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return typeof RTS_BUNDLED_REPOS === 'boolean' ? wired : { ...(require('./repos') as RepoFactories), ...wired };
+}
 
 let overrides: Partial<Deps> = {};
 let cached: Deps | undefined;
 const factories: { queue?: () => QueuePort; events?: () => EventPublisher; http?: () => HttpSender } = {};
+
+/** Registers the repositories a bundled function reads (called by the entry module bundling generates). */
+export function wireRepos(factories: Partial<RepoFactories>): void {
+  Object.assign(wired, factories);
+  cached = undefined;
+}
 
 /** Registers the adapter for the queue, the bus or outbound HTTP (called by with-queue.ts / with-bus.ts / with-http.ts). */
 export function registerAdapter<K extends keyof typeof factories>(kind: K, factory: NonNullable<(typeof factories)[K]>): void {
@@ -50,20 +69,26 @@ function unwired(kind: 'queue' | 'bus' | 'http'): never {
   throw new Error(`this function has no ${kind} wired (import shared/with-${kind} in its handler)`);
 }
 
+/** Stands in for a repository a bundle does not carry: any call fails, naming it (bundling wires what the code reads). */
+function unwiredRepo(name: string): never {
+  const fail = () => {
+    throw new Error(`this function has no ${name} repository wired: bundling found no read of deps.${name} in its code`);
+  };
+  return new Proxy({}, { get: (_target, key) => (key === 'then' ? undefined : fail) }) as never;
+}
+
+function repos(): Repos {
+  const factories = repoFactories();
+  return Object.fromEntries(REPO_NAMES.map((name) => [name, factories[name]?.() ?? unwiredRepo(name)])) as unknown as Repos;
+}
+
 export function getDeps(): Deps {
   if (!cached) {
     const queue = overrides.queue ?? (factories.queue ? factories.queue() : undefined);
     const events = overrides.events ?? (factories.events ? factories.events() : undefined);
     const http = overrides.http ?? (factories.http ? factories.http() : undefined);
     cached = {
-      projects: new DynamoProjectsRepo(),
-      traces: new DynamoTracesRepo(),
-      campaigns: new DynamoCampaignsRepo(),
-      runs: new DynamoRunsRepo(),
-      idempotency: new DynamoIdempotencyRepo(),
-      batches: new DynamoBatchesRepo(),
-      webhooks: new DynamoWebhooksRepo(),
-      judgeCache: new DynamoJudgeCacheRepo(),
+      ...repos(),
       queue: queue ?? { sendReplay: async () => unwired('queue') },
       events: events ?? { publish: async () => unwired('bus') },
       clock: systemClock,

@@ -2,10 +2,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { BuildOptions } from 'esbuild';
+import { buildSync, type BuildOptions } from 'esbuild';
 import { buildDashboardScript } from '../../functions/dashboard/build-script';
 import { DASHBOARD_SCRIPT_GLOBAL } from '../../functions/dashboard/script';
 import { openApiDocument } from '../../functions/core/openapi';
+import { REPO_NAMES } from '../../functions/shared/deps';
 import { OPENAPI_DOCUMENT_GLOBAL, encodeOpenApiDocument } from '../../functions/shared/openapi-document';
 import { routes, workerHandlers } from '../routes';
 
@@ -44,7 +45,8 @@ let openApi: string | undefined;
 
 /**
  * BUNDLE in esbuild's API form, plus two constants built once and inlined where used: the dashboard's browser script
- * (see functions/dashboard/script.ts) and the OpenAPI document (see functions/shared/openapi-document.ts).
+ * (see functions/dashboard/script.ts) and the OpenAPI document (see functions/shared/openapi-document.ts); and the flag
+ * that makes functions/shared/deps.ts wire only the repositories registered by the entry (see buildBundles).
  */
 export function esbuildOptions(): BuildOptions {
   dashboardScript ??= buildDashboardScript();
@@ -61,22 +63,65 @@ export function esbuildOptions(): BuildOptions {
     external: [...BUNDLE.externalModules],
     absWorkingDir: REPO_ROOT,
     logLevel: 'warning',
-    define: { [DASHBOARD_SCRIPT_GLOBAL]: JSON.stringify(dashboardScript), [OPENAPI_DOCUMENT_GLOBAL]: JSON.stringify(openApi) },
+    define: {
+      [DASHBOARD_SCRIPT_GLOBAL]: JSON.stringify(dashboardScript),
+      [OPENAPI_DOCUMENT_GLOBAL]: JSON.stringify(openApi),
+      RTS_BUNDLED_REPOS: 'true',
+    },
   };
 }
 
 /**
  * Bundles `entries` in a single esbuild run into `<outdir>/<entry>/index.js` (+ `.map`). Without code
  * splitting each output is exactly what a build of that entry alone produces; the run just parses and
- * resolves the modules handlers share (SDK, zod, core) once instead of once per function.
+ * resolves the modules handlers share (SDK, zod, core) once instead of once per function. Each entry is a generated
+ * module that wires the repositories the function reads (reposRead), then re-exports the handler module
+ * (esbuild-run.js), so a function carries only its own repositories.
  */
 export function buildBundles(entries: readonly string[], outdir: string): Map<string, string> {
+  const repos = reposRead(entries);
   runEsbuild({
     ...esbuildOptions(),
-    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, entryFile(e)])),
+    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}`])),
     outdir,
   });
   return new Map(entries.map((e) => [e, path.join(outdir, e)]));
+}
+
+/**
+ * The repositories each entry's code reads: found in what esbuild keeps of the entry's own modules (a quick build with
+ * packages left out and no repository wired), so a module imported for one function does not count for its others.
+ * None for an entry that does not reach functions/shared/deps.ts.
+ */
+export function reposRead(entries: readonly string[]): Map<string, string[]> {
+  const outdir = path.join(REPO_ROOT, 'node_modules', '.cache', 'rts-repos-read');
+  const { outputFiles, metafile } = buildSync({
+    ...esbuildOptions(),
+    packages: 'external',
+    sourcemap: false,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, entryFile(e)])),
+    outdir,
+  });
+  const wiresDeps = new Set(
+    Object.entries(metafile.outputs)
+      .filter(([, o]) => o.entryPoint && 'functions/shared/deps.ts' in o.inputs)
+      .map(([file]) => path.join(REPO_ROOT, file)),
+  );
+  return new Map(
+    entries.map((e) => {
+      const file = path.join(outdir, e, 'index.js');
+      const code = outputFiles.find((o) => o.path === file)?.text;
+      return [e, code && wiresDeps.has(file) ? reposReadBy(code) : []];
+    }),
+  );
+}
+
+/** The repositories a piece of bundled code reads from the deps object: `x.runs`, `x?.runs`, `{runs: y} = x`, `x["runs"]`. */
+export function reposReadBy(code: string): string[] {
+  return REPO_NAMES.filter((name) => new RegExp(String.raw`\.${name}\b|[{,]\s*${name}\s*[:,}=]|\[\s*["'\`]${name}["'\`]\s*\]`).test(code));
 }
 
 /** One esbuild build with the project's plugins (see esbuild-run.js), synchronously; throws when it fails. */

@@ -1,0 +1,22 @@
+// The DynamoDB repositories, one factory per export: a Lambda bundle imports those its code reads and keeps only
+// them (see wireRepos in deps.ts); from source, deps.ts takes them all.
+import type { Repos } from '../ports';
+import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
+import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
+import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
+import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
+import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
+import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
+import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
+import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
+
+export type RepoFactories = { [K in keyof Repos]: () => Repos[K] };
+
+export const projects = (): Repos['projects'] => new DynamoProjectsRepo();
+export const traces = (): Repos['traces'] => new DynamoTracesRepo();
+export const campaigns = (): Repos['campaigns'] => new DynamoCampaignsRepo();
+export const runs = (): Repos['runs'] => new DynamoRunsRepo();
+export const idempotency = (): Repos['idempotency'] => new DynamoIdempotencyRepo();
+export const batches = (): Repos['batches'] => new DynamoBatchesRepo();
+export const webhooks = (): Repos['webhooks'] => new DynamoWebhooksRepo();
+export const judgeCache = (): Repos['judgeCache'] => new DynamoJudgeCacheRepo();

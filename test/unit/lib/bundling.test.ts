@@ -1,0 +1,123 @@
+// Lambda bundling: each function carries the repositories its code reads and no others, wired before its handler runs.
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { REPO_ROOT, entryFile, esbuildOptions, reposRead, reposReadBy } from '../../../lib/constructs/bundling';
+import { REPO_NAMES } from '../../../functions/shared/deps';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
+
+const FIXTURE = 'test/fixtures/bundling/reads-by-name';
+
+/** The bundles of `entries` as buildBundles makes them, with esbuild's record of what each holds. */
+async function bundle(entries: string[], outdir: string): Promise<Metafile> {
+  const repos = reposRead(entries);
+  const { metafile } = await build({
+    ...esbuildOptions(),
+    sourcemap: false,
+    metafile: true,
+    plugins,
+    outdir,
+    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}`])),
+  });
+  return metafile;
+}
+
+/** The source files of which an entry's bundle keeps at least `minBytes`. */
+const inputsOf = (metafile: Metafile, entry: string, minBytes = 1) =>
+  Object.entries(Object.entries(metafile.outputs).find(([file]) => file.endsWith(`${entry}/index.js`))![1].inputs)
+    .filter(([, input]) => input.bytesInOutput >= minBytes)
+    .map(([file]) => file);
+
+describe('reposReadBy', () => {
+  it.each([
+    ['a property read', 'return t.runs.get(e)', ['runs']],
+    ['an optional read', 'e.judgeCache?.get(k)', ['judgeCache']],
+    ['a destructuring', 'let{runs:n,events:r}=t;', ['runs']],
+    ['a computed read with a literal', 't["batches"].list()', ['batches']],
+    ['an object literal key (as deps are overridden)', '{...t,runs:o(t.x)}', ['runs']],
+    ['the list of names (quoted)', 'var R=["projects","traces","campaigns","runs"];', []],
+    ['a longer name and a path', 'e.runsCount;fetch("/v1/runs")', []],
+  ])('finds %s', (_name, code, expected) => {
+    expect(reposReadBy(code)).toEqual(expected);
+  });
+
+  it('knows every repository of Deps', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect([...REPO_NAMES].sort()).toEqual(Object.keys(require('../../../functions/shared/repos')).sort());
+  });
+});
+
+describe('reposRead', () => {
+  it('finds what each function reads: the run view reads runs and campaigns, the authorizer projects, the dashboard nothing', () => {
+    // Act
+    const read = reposRead([
+      'functions/http/get-run',
+      'functions/http/authorizer',
+      'functions/dashboard/handler',
+      'functions/events/webhook-delivery',
+    ]);
+
+    // Assess
+    expect(read.get('functions/http/get-run')!.sort()).toEqual(['campaigns', 'idempotency', 'runs']);
+    expect(read.get('functions/http/authorizer')).toEqual(['projects']);
+    expect(read.get('functions/dashboard/handler')).toEqual([]);
+    expect(read.get('functions/events/webhook-delivery')).toEqual(['webhooks']);
+  });
+});
+
+describe('bundles', () => {
+  let outdir: string;
+  let metafile: Metafile;
+  const entries = ['functions/http/get-run', FIXTURE];
+  beforeAll(async () => {
+    outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
+    metafile = await bundle(entries, outdir);
+  }, 120_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('carry the repositories the function reads and not the others', () => {
+    // A few bytes of a module's constants esbuild cannot prove unused do not count: its code is what weighs.
+    const repos = inputsOf(metafile, 'functions/http/get-run', 100).filter((f) => /adapters\/dynamodb\/.*-repo\.ts$/.test(f));
+
+    expect(repos.map((f) => path.basename(f)).sort()).toEqual(['campaigns-repo.ts', 'idempotency-repo.ts', 'runs-repo.ts']);
+  });
+
+  it('hold no code of ours that the analysis did not see, but the repositories they wire', async () => {
+    // Prepare: the analysis build (reposRead's), with its record
+    const { metafile: analysed } = await build({
+      ...esbuildOptions(),
+      packages: 'external',
+      sourcemap: false,
+      write: false,
+      metafile: true,
+      outdir: path.join(outdir, 'analysis'),
+      entryPoints: { 'functions/http/get-run/index': entryFile('functions/http/get-run') },
+    });
+    const ours = (files: string[]) => files.filter((f) => f.startsWith('functions/') && !f.startsWith('functions/adapters/'));
+
+    // Assess: so no read of a repository can hide in code the analysis did not scan
+    const seen = new Set(ours(inputsOf(analysed, 'functions/http/get-run')));
+    expect(ours(inputsOf(metafile, 'functions/http/get-run')).filter((f) => !seen.has(f) && f !== 'functions/shared/repos.ts')).toEqual([]);
+  });
+
+  it('fail naming the repository when the code reaches one bundling did not see it read', async () => {
+    // Prepare
+    const file = path.join(outdir, FIXTURE, 'index.js');
+    expect(readFileSync(file, 'utf8')).not.toMatch(/DynamoBatchesRepo|batches-repo/);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { handler } = require(file) as { handler: (name: string) => Promise<unknown> };
+
+    // Act / Assess
+    await expect(handler('batches')).rejects.toThrow(
+      'this function has no batches repository wired: bundling found no read of deps.batches in its code',
+    );
+  });
+
+  it('resolve from the repository root', () => {
+    expect(esbuildOptions().absWorkingDir).toBe(REPO_ROOT);
+  });
+});
