@@ -277,8 +277,13 @@ export interface WebhooksRepo {
   create(record: WebhookRecord, limit: number): Promise<{ created: boolean }>;
   /** Strongly consistent: a rotation, pause or delete is seen by the very next delivery try. */
   get(projectId: string, webhookId: string): Promise<WebhookRecord | null>;
-  /** Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent. */
-  listAll(projectId: string): Promise<WebhookRecord[]>;
+  /**
+   * Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent. With
+   * `allowStaleEmpty`, a project found without any webhook less than a second ago may be answered "none" from memory
+   * (a webhook created in the same process is seen at once): most projects have no webhook, and every event would
+   * otherwise read the store to learn it again.
+   */
+  listAll(projectId: string, opts?: { allowStaleEmpty?: boolean }): Promise<WebhookRecord[]>;
   /** A page of the project's webhooks, newest first. */
   list(projectId: string, page: PageRequest): Promise<StorePage<WebhookRecord>>;
   /** Applies a PATCH; null when the webhook does not exist. */

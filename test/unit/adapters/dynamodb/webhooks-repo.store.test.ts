@@ -2,7 +2,10 @@
 // listings, patches, rotations and deletes that never recreate a webhook, delivery claims, the delivery log with its
 // expiry, and the outcome fields a delivery records.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DynamoWebhooksRepo } from '../../../../functions/adapters/dynamodb/webhooks-repo';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDocClient } from '../../../../functions/adapters/dynamodb/client';
+import { keys } from '../../../../functions/adapters/dynamodb/keys';
+import { DynamoWebhooksRepo, EMPTY_LISTING_MAX_AGE_MS } from '../../../../functions/adapters/dynamodb/webhooks-repo';
 import type { DeliveryLogEntry, WebhookRecord } from '../../../../functions/core/webhooks/schema';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
@@ -19,6 +22,13 @@ const AT = at(0);
 /** "Now" for the delivery log, in epoch seconds. */
 const NOW_EPOCH = Date.parse('2026-11-21T10:05:00Z') / 1000;
 const WEEK_S = 7 * 24 * 3600;
+
+/** A webhook item written the way another process's create leaves it, without this process knowing. */
+async function putRawWebhook(w: WebhookRecord): Promise<void> {
+  await dynamoDocClient().send(
+    new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...keys.webhook(w.project_id, w.webhook_id), entity: 'webhook', ...w, slot: 0 } }),
+  );
+}
 
 const webhookId = () => `wh_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 
@@ -189,6 +199,38 @@ describe('DynamoWebhooksRepo reads', () => {
     const all = await repo.listAll(pid);
     // Assess
     expect(all.sort(byId)).toEqual([...mine].sort(byId));
+  });
+
+  it('lets the fan-out reuse "no webhooks" for at most a second, and sees a create of this process at once', async () => {
+    // Prepare: a project found empty by the fan-out, then given a webhook by another process (straight to the table)
+    const repo = new DynamoWebhooksRepo();
+    const pid = randomUUID();
+    expect(await repo.listAll(pid, { allowStaleEmpty: true })).toEqual([]);
+    const foreign = makeWebhook({ project_id: pid });
+    await putRawWebhook(foreign);
+    // Act
+    const withinTheSecond = await repo.listAll(pid, { allowStaleEmpty: true });
+    const later = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + EMPTY_LISTING_MAX_AGE_MS + 1);
+    const afterIt = await repo.listAll(pid, { allowStaleEmpty: true }).finally(() => later.mockRestore());
+    // Assess
+    expect(withinTheSecond).toEqual([]);
+    expect(afterIt.map((w) => w.webhook_id)).toEqual([foreign.webhook_id]);
+  });
+
+  it('answers listings without the option, and after a create in this process, from the store', async () => {
+    // Prepare
+    const repo = new DynamoWebhooksRepo();
+    const [a, b] = [randomUUID(), randomUUID()];
+    expect(await repo.listAll(a, { allowStaleEmpty: true })).toEqual([]);
+    expect(await repo.listAll(b, { allowStaleEmpty: true })).toEqual([]);
+    const raw = makeWebhook({ project_id: a });
+    await putRawWebhook(raw);
+    const created = makeWebhook({ project_id: b });
+    // Act
+    await repo.create(created, 25);
+    // Assess
+    expect((await repo.listAll(a)).map((w) => w.webhook_id)).toEqual([raw.webhook_id]);
+    expect(await repo.listAll(b, { allowStaleEmpty: true })).toEqual([created]);
   });
 
   it('answers an empty list for a project without webhooks', async () => {
