@@ -4,7 +4,7 @@
 // up to 4 KB, as DynamoDB bills it). dynalite reports table capacity only:
 // countIndexWrites() also prices each write's GSI entries where the embedded store runs in this process.
 import { instrumentAwsClients } from '../../functions/adapters/aws';
-import { indexWriteUnits, type IndexEntry } from './cost-model';
+import { indexWriteUnits, writeUnitsFor, type IndexEntry } from './cost-model';
 
 export interface CallCounts {
   /** Calls per operation, e.g. GetItem, Query, BatchWriteItem. */
@@ -25,6 +25,11 @@ export interface CallCounts {
   indexWriteUnits?: number;
   /** Item writes the in-process store applied (puts, updates and deletes, those of batches one by one). */
   storeItemWrites: number;
+  /**
+   * Item writes the in-process store applied, by item kind (`<pk prefix>/<sk prefix>`, e.g. RUN/META): how many, their
+   * table write units (the larger of the item before and after, 1 KB each) and their GSI write units.
+   */
+  writesByKind: Record<string, { writes: number; units: number; indexUnits: number }>;
   /** Calls and table units by caller, when attributeCallsTo() names one (e.g. the handler running); else under 'other'. */
   byCaller: Record<string, { calls: number; readUnits: number; writeUnits: number }>;
 }
@@ -42,6 +47,7 @@ const fresh = (): CallCounts => ({
   conditionalCheckFailures: 0,
   indexWriteUnits: undefined,
   storeItemWrites: 0,
+  writesByKind: {},
   byCaller: {},
 });
 let callerOf: () => string | undefined = () => undefined;
@@ -142,6 +148,11 @@ function indexEntry(db: StoreDb, table: StoreTable, index: StoreIndex, item: Sto
   return { key: canonical(keys.map((k) => item[k])), bytes: db.itemSize(projected), image: canonical(projected) };
 }
 
+/** `<pk prefix>/<sk prefix>` of an item (the key text before its first `#`), e.g. RUN/META, RUN/ATTEMPT. */
+function itemKind(table: StoreTable, item: StoreItem): string {
+  return table.KeySchema.map((k) => String(Object.values(item[k.AttributeName] ?? {})[0] ?? '').split('#')[0]).join('/');
+}
+
 let indexHookInstalled = false;
 
 /**
@@ -161,6 +172,11 @@ export function countIndexWrites(): void {
       units += indexWriteUnits(indexEntry(db, table, index, existing), indexEntry(db, table, index, item));
     }
     counts.indexWriteUnits = (counts.indexWriteUnits ?? 0) + units;
+    const kind = itemKind(table, (item ?? existing)!);
+    const byKind = (counts.writesByKind[kind] ??= { writes: 0, units: 0, indexUnits: 0 });
+    byKind.writes++;
+    byKind.units += writeUnitsFor(Math.max(existing ? db.itemSize(existing) : 0, item ? db.itemSize(item) : 0));
+    byKind.indexUnits += units;
     return original(store, table, existing, item, cb);
   };
   indexHookInstalled = true;

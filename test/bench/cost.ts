@@ -394,6 +394,12 @@ export function printCost(r: CostBench): void {
   console.log(
     `DynamoDB: ${totalCalls(r.dynamo)} calls (${ops}); GSI units ${r.indexUnitsFrom === 'store' ? 'priced per item write' : 'a lower bound'}`,
   );
+  const kinds = Object.entries(r.dynamo.writesByKind)
+    .sort(([, a], [, b]) => b.units + b.indexUnits - a.units - a.indexUnits)
+    .slice(0, 6)
+    .map(([kind, k]) => `${kind} ${num(k.writes)} = ${num(k.units)}${k.indexUnits ? ` + ${num(k.indexUnits)} GSI` : ''}`)
+    .join(', ');
+  if (kinds) console.log(`DynamoDB item writes by kind (WRU): ${kinds}`);
   const callers = Object.entries(r.dynamo.byCaller)
     .sort(([, a], [, b]) => b.calls - a.calls)
     .map(([fn, c]) => `${fn.replace(/^rts /, '')} ${c.calls} (${num(c.writeUnits)} WRU, ${num(c.readUnits)} RRU)`)

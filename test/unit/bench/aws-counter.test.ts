@@ -82,6 +82,7 @@ describe('takeCounts', () => {
 
     expect(c.calls).toEqual({ PutItem: 1, UpdateItem: 3, DeleteItem: 1 });
     expect(c.indexWriteUnits).toBe(1 + 2 + 4 + 0 + 2);
+    expect(c.writesByKind).toEqual({ 'P/RUN': { writes: 5, units: 1 + 2 + 2 + 2 + 2, indexUnits: 9 } });
     expect(c.gsiWrites).toBe(2);
   });
 
