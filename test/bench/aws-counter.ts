@@ -148,9 +148,13 @@ function indexEntry(db: StoreDb, table: StoreTable, index: StoreIndex, item: Sto
   return { key: canonical(keys.map((k) => item[k])), bytes: db.itemSize(projected), image: canonical(projected) };
 }
 
-/** `<pk prefix>/<sk prefix>` of an item (the key text before its first `#`), e.g. RUN/META, RUN/ATTEMPT. */
+/**
+ * `<pk prefix>/<sk prefix>` of an item, each the key text before its first `#` when that is a tag (capitals), else `*`
+ * (a key that starts with a value, e.g. a timestamp): RUN/META, RUN/ATTEMPT, BATCHLIST/*.
+ */
 function itemKind(table: StoreTable, item: StoreItem): string {
-  return table.KeySchema.map((k) => String(Object.values(item[k.AttributeName] ?? {})[0] ?? '').split('#')[0]).join('/');
+  const prefix = (attr: string) => String(Object.values(item[attr] ?? {})[0] ?? '').split('#')[0];
+  return table.KeySchema.map((k) => (/^[A-Z_]+$/.test(prefix(k.AttributeName)) ? prefix(k.AttributeName) : '*')).join('/');
 }
 
 let indexHookInstalled = false;

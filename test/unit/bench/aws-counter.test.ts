@@ -30,12 +30,12 @@ beforeEach(() => {
   takeCounts();
 });
 
-const indexed = (sk: string, extra: Record<string, unknown> = {}) => ({ pk: 'P#1', sk, gsi1pk: 'P#1#RUN', gsi1sk: `2026-11-23#${sk}`, ...extra });
+const indexed = (sk: string, extra: Record<string, unknown> = {}) => ({ pk: 'RUN#1', sk, gsi1pk: 'P#1#RUN', gsi1sk: `2026-11-23#${sk}`, ...extra });
 
 describe('takeCounts', () => {
-  it('counts calls per operation and the table units the store reports, in all and per operation', async () => {
+  it('counts calls per operation and the table units the store reports, in all, per operation and per item kind', async () => {
     await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#1', note: 'x'.repeat(1500) } }));
-    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: 'PLAIN#2' } }));
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#1', sk: '2026-11-23T18:40:05Z#b1' } }));
 
     const c = takeCounts();
 
@@ -45,15 +45,16 @@ describe('takeCounts', () => {
     expect(c.unitsByOp).toEqual({ PutItem: 2 + 1 });
     expect(c.indexWriteUnits).toBe(0);
     expect(c.storeItemWrites).toBe(2);
+    expect(c.writesByKind).toEqual({ 'P/PLAIN': { writes: 1, units: 2, indexUnits: 0 }, 'P/*': { writes: 1, units: 1, indexUnits: 0 } });
   });
 
   it('prices GSI entries: put, projected change, key change, unchanged, delete', async () => {
     // Prepare: each step's expected index units in a comment.
-    await doc.send(new PutCommand({ TableName: TABLE, Item: indexed('RUN#1', { status: 'queued' }) })); // 1: new entry
+    await doc.send(new PutCommand({ TableName: TABLE, Item: indexed('META', { status: 'queued' }) })); // 1: new entry
     await doc.send(
       new UpdateCommand({
         TableName: TABLE,
-        Key: { pk: 'P#1', sk: 'RUN#1' },
+        Key: { pk: 'RUN#1', sk: 'META' },
         UpdateExpression: 'SET #s = :s, payload = :b',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': 'running', ':b': 'y'.repeat(1500) },
@@ -62,7 +63,7 @@ describe('takeCounts', () => {
     await doc.send(
       new UpdateCommand({
         TableName: TABLE,
-        Key: { pk: 'P#1', sk: 'RUN#1' },
+        Key: { pk: 'RUN#1', sk: 'META' },
         UpdateExpression: 'SET gsi1sk = :k',
         ExpressionAttributeValues: { ':k': 'later' },
       }),
@@ -70,19 +71,19 @@ describe('takeCounts', () => {
     await doc.send(
       new UpdateCommand({
         TableName: TABLE,
-        Key: { pk: 'P#1', sk: 'RUN#1' },
+        Key: { pk: 'RUN#1', sk: 'META' },
         UpdateExpression: 'SET #s = :s',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': 'running' },
       }),
     ); // 0: nothing changed
-    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'P#1', sk: 'RUN#1' } })); // 2: entry deleted
+    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'RUN#1', sk: 'META' } })); // 2: entry deleted
 
     const c = takeCounts();
 
     expect(c.calls).toEqual({ PutItem: 1, UpdateItem: 3, DeleteItem: 1 });
     expect(c.indexWriteUnits).toBe(1 + 2 + 4 + 0 + 2);
-    expect(c.writesByKind).toEqual({ 'P/RUN': { writes: 5, units: 1 + 2 + 2 + 2 + 2, indexUnits: 9 } });
+    expect(c.writesByKind).toEqual({ 'RUN/META': { writes: 5, units: 1 + 2 + 2 + 2 + 2, indexUnits: 9 } });
     expect(c.gsiWrites).toBe(2);
   });
 
