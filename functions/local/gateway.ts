@@ -220,10 +220,19 @@ export function findRoute(method: string, path: string): { match?: RouteMatch; a
   return { allowed };
 }
 
-/** A route function's context: like the cloud's, its invocation may last ROUTE_TIMEOUT_S. */
+/** Each route function's invariant context fields (names, ARN, memory), built once per function like a warm Lambda's. */
+const contexts = new Map<string, Context>();
+
+/** A route function's context: a fresh request id, and like the cloud's, its invocation may last ROUTE_TIMEOUT_S. */
 function routeContext(name: string): Context {
+  let base = contexts.get(name);
+  if (!base) contexts.set(name, (base = lambdaContext(name)));
   const started = Date.now();
-  return { ...lambdaContext(name), getRemainingTimeInMillis: () => Math.max(0, ROUTE_TIMEOUT_S * 1000 - (Date.now() - started)) };
+  return {
+    ...base,
+    awsRequestId: randomUUID(),
+    getRemainingTimeInMillis: () => Math.max(0, ROUTE_TIMEOUT_S * 1000 - (Date.now() - started)),
+  };
 }
 
 export function createGateway(opts: GatewayOptions = {}): Server {

