@@ -35,6 +35,7 @@ export async function runServe(argv: string[]): Promise<number> {
     dataDir: values['data-dir'],
     inMemory: values['in-memory'] ? true : undefined,
     storeInChildProcess: true,
+    preloadHandlers: true,
     gateway: {
       onRequest:
         process.env.RTS_ACCESS_LOG === 'false'

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { workerHandlers } from '../../lib/routes';
+import { routes, workerHandlers } from '../../lib/routes';
 import { createProject, hashApiKey } from '../core/auth';
 import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
@@ -31,6 +31,11 @@ export interface LocalServiceOptions {
   bootstrapApiKey?: string;
   /** Write <dataDir>/credentials.json. Default true. */
   writeCredentials?: boolean;
+  /**
+   * Load every handler module right after the start, in the background (default false): the first requests and runs
+   * then find their code loaded, as a warm Lambda would, instead of paying for it in the first batch. `rts serve` sets it.
+   */
+  preloadHandlers?: boolean;
   /** Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts). */
   queue?: { concurrency?: number; adaptive?: { min?: number; max?: number; initial?: number }; maxReceives?: number; redeliveryDelayMs?: number };
   gateway?: GatewayOptions;
@@ -92,6 +97,25 @@ async function bootstrapCredentials(
     },
   );
   return { projectId: issued.project_id, apiKey: issued.api_key };
+}
+
+/**
+ * Loads every route, worker and event handler module, one per turn of the event loop so requests arriving meanwhile
+ * are served; resolves with how many were loaded. A module that fails to load is left for its first request to report.
+ */
+export async function preloadHandlers(): Promise<number> {
+  const modules = [...new Set([...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)])];
+  let loaded = 0;
+  for (const m of modules) {
+    await new Promise((r) => setImmediate(r));
+    try {
+      loadHandler(m);
+      loaded++;
+    } catch {
+      // reported by the request that needs it
+    }
+  }
+  return loaded;
 }
 
 /** RTS_WORKER_CONCURRENCY: a positive whole number fixes how many runs the local queue works on at once; else adaptive. */
@@ -202,6 +226,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     // them from their stored attempts), as SQS would have kept their messages. After listening: their links need the URL.
     const resumed = await new DynamoRunsRepo().listUnfinished();
     if (resumed.length) await queue.sendReplay(resumed);
+    if (opts.preloadHandlers) void preloadHandlers();
 
     let closed = false;
     return {

@@ -1,8 +1,11 @@
 // End-to-end local throughput: 100 runs x 5 attempts against the demo agent, through the API, queue, worker and store.
+import './bench-env';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoAgent } from '../../functions/cli/demo-agent';
+import { resetAwsClients } from '../../functions/adapters/aws';
 import { startTestService } from '../helpers/local-service';
+import { countAwsCalls, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 
 export interface ReplayE2eBench {
   runs: number;
@@ -10,11 +13,16 @@ export interface ReplayE2eBench {
   wallMs: number;
   attemptsPerSec: number;
   submitMs: number;
+  /** Store calls by operation from the first submission until the queue is idle, and per run. */
+  storeCalls: CallCounts;
+  storeCallsPerRun: number;
 }
 
 const SAMPLES = join(__dirname, '..', '..', 'samples');
 
-export async function benchReplayE2e(runs = 100, concurrency = 8): Promise<ReplayE2eBench> {
+export async function benchReplayE2e(runs = 100, concurrency?: number): Promise<ReplayE2eBench> {
+  countAwsCalls();
+  resetAwsClients();
   const agent = await startDemoAgent({ port: 0 });
   // The store in its own process, as `npm start` runs it.
   const svc = await startTestService({ deliverWebhooks: false, queue: { concurrency }, storeInChildProcess: true });
@@ -28,6 +36,7 @@ export async function benchReplayE2e(runs = 100, concurrency = 8): Promise<Repla
       target: { ...sample.target, url: agent.url },
       mutations: sample.mutations.slice(0, 4),
     });
+    takeCounts();
     const started = Date.now();
     const runIds: string[] = [];
     for (let i = 0; i < runs; i++) {
@@ -36,14 +45,23 @@ export async function benchReplayE2e(runs = 100, concurrency = 8): Promise<Repla
     }
     const submitMs = Date.now() - started;
     await svc.idle();
+    const wallMs = Date.now() - started;
+    const storeCalls = takeCounts();
     let attempts = 0;
     for (const id of runIds) {
       const run = await svc.api('GET', `/v1/runs/${id}`);
       if (run.body.status !== 'completed') throw new Error(`run ${id} ended ${run.body.status}`);
       attempts += run.body.summary.attempt_count;
     }
-    const wallMs = Date.now() - started;
-    return { runs, attempts, wallMs, attemptsPerSec: (attempts * 1000) / wallMs, submitMs };
+    return {
+      runs,
+      attempts,
+      wallMs,
+      attemptsPerSec: (attempts * 1000) / wallMs,
+      submitMs,
+      storeCalls,
+      storeCallsPerRun: totalCalls(storeCalls) / runs,
+    };
   } finally {
     await svc.stop();
     await agent.close();
@@ -55,6 +73,11 @@ export function printReplayE2e(r: ReplayE2eBench): void {
   console.log(
     `${r.runs} runs x ${r.attempts / r.runs} attempts: ${r.attempts} attempts in ${(r.wallMs / 1000).toFixed(1)} s = ${r.attemptsPerSec.toFixed(0)} attempts/s (submission ${r.submitMs} ms)`,
   );
+  const ops = Object.entries(r.storeCalls.calls)
+    .sort((a, b) => b[1] - a[1])
+    .map(([op, n]) => `${op} ${(n / r.runs).toFixed(1)}`)
+    .join(', ');
+  console.log(`store calls per run ${r.storeCallsPerRun.toFixed(1)} (${ops})`);
 }
 
 if (require.main === module) {

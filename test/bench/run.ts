@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
-// Select some with arguments: npm run bench -- api engine e2e ci stats webhooks bundles fuzz otlp
+// Select some with arguments: npm run bench -- peer api engine e2e ci stats webhooks bundles fuzz otlp
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
@@ -9,15 +9,17 @@ import { benchEngine } from './engine';
 import { benchFoundation, printFoundation } from './foundation';
 import { benchFuzz, printFuzz } from './fuzz';
 import { benchOtlp, printOtlp } from './otlp';
+import { benchPeer, printPeer } from './peer';
 import { benchReplayE2e, printReplayE2e } from './replay-e2e';
 import { benchWebhooks, formatWebhooksBench } from './webhooks';
 
-const ALL = ['api', 'engine', 'e2e', 'ci', 'stats', 'webhooks', 'bundles', 'fuzz', 'otlp'] as const;
+const ALL = ['peer', 'api', 'engine', 'e2e', 'ci', 'stats', 'webhooks', 'bundles', 'fuzz', 'otlp'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => (ALL as readonly string[]).includes(a));
   const run = (name: string) => wanted.length === 0 || wanted.includes(name);
   console.log(`rts bench: node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`);
+  if (run('peer')) printPeer(await benchPeer());
   if (run('api')) printFoundation(await benchFoundation());
   if (run('engine')) {
     console.log('\n== Replay engine in-process ==');

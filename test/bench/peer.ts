@@ -1,0 +1,345 @@
+// `npm run bench -- peer`: time to verdict on a plain eval workload, rts against the tool a team would pick instead.
+// 1,000 single-question cases, each one HTTP call to the same local agent that answers at once, a `contains` check
+// per case. Three contestants, each a process of its own, timed from spawn to exit:
+//   floor     a bare script making the same 1,000 calls (keep-alive, 16 at a time)
+//   promptfoo promptfoo 0.123.1 `eval` with its HTTP provider, at its default concurrency, -j 16 and -j 32 (best kept)
+//   rts       `rts ci run` against `rts serve` (a fresh service process), a campaign without mutations whose
+//             eval-set is the 1,000 traces; the first batch after the start and the next one
+// promptfoo needs Node 22: both come from npm into a scratch folder (never the project's dependencies).
+import './bench-env';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+export const PROMPTFOO_VERSION = '0.123.1';
+const NODE22 = 'node@22';
+const CHECK = 'rts-peer-ok';
+
+export interface PeerTimes {
+  cases: number;
+  floorMs: number;
+  promptfoo: { concurrency: string; ms: number }[];
+  promptfooBestMs: number;
+  promptfooBest: string;
+  rtsFirstMs: number;
+  rtsSecondMs: number;
+  rtsMs: number;
+  /** CPU seconds of the service process and of its store child during each batch (Linux), else null. */
+  rtsCpu: { service: number; store: number }[] | null;
+  node22: string;
+}
+
+/** The scratch folder with promptfoo and a Node 22 binary, installed from npm on first use. */
+export function peerTools(): { dir: string; node: string; promptfoo: string } {
+  const dir = process.env.RTS_BENCH_PEER_DIR ?? join(tmpdir(), `rts-bench-peer-${PROMPTFOO_VERSION}`);
+  const node = join(dir, 'node_modules', 'node', 'bin', 'node');
+  const promptfoo = join(dir, 'node_modules', 'promptfoo', 'dist', 'src', 'entrypoint.js');
+  const pkg = join(dir, 'node_modules', 'promptfoo', 'package.json');
+  const installed = existsSync(node) && existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).version === PROMPTFOO_VERSION;
+  if (!installed) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, description: 'rts bench scratch: promptfoo and Node 22' }));
+    console.log(`installing promptfoo@${PROMPTFOO_VERSION} and ${NODE22} into ${dir} (once, about 2 minutes)...`);
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `promptfoo@${PROMPTFOO_VERSION}`, NODE22], {
+      cwd: dir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (r.status !== 0) throw new Error(`npm install in ${dir} failed (exit ${r.status})`);
+  }
+  return { dir, node, promptfoo };
+}
+
+/** The agent every contestant calls: answers each POST at once with the question echoed and the checked string. */
+async function startAgent(): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+  let calls = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      calls++;
+      let question = '';
+      try {
+        const messages = JSON.parse(Buffer.concat(chunks).toString('utf8')).messages as { role: string; content: unknown }[];
+        question = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+      } catch {
+        // an unreadable body still gets an answer: the check then decides
+      }
+      const body = JSON.stringify({ output: `You asked "${question}". ${CHECK}` });
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/step`,
+    calls: () => calls,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const question = (i: number) => `What is ${i} plus ${i}? (case ${i})`;
+
+/** Spawns a process and times it from spawn to exit; rejects on a non-zero exit. */
+function timed(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code === 0) resolve({ ms, stdout });
+      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`));
+    });
+  });
+}
+
+const FLOOR_SCRIPT = `
+const http = require('node:http');
+const [url, n, conc, check] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3]), process.argv[4]];
+const agent = new http.Agent({ keepAlive: true, maxSockets: conc });
+const call = (i) => new Promise((resolve, reject) => {
+  const body = JSON.stringify({ messages: [{ role: 'user', content: 'What is ' + i + ' plus ' + i + '? (case ' + i + ')' }] });
+  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    let t = ''; res.setEncoding('utf8'); res.on('data', (c) => (t += c));
+    res.on('end', () => resolve(JSON.parse(t).output.includes(check)));
+  });
+  req.on('error', reject); req.end(body);
+});
+let next = 0, passed = 0;
+Promise.all(Array.from({ length: conc }, async () => { while (next < n) { if (await call(next++)) passed++; } }))
+  .then(() => { if (passed !== n) { console.error('passed ' + passed); process.exit(1); } });
+`;
+
+function promptfooConfig(agentUrl: string, cases: number): string {
+  const tests = Array.from(
+    { length: cases },
+    (_, i) => `  - vars: { question: ${JSON.stringify(question(i))} }\n    assert: [{ type: contains, value: ${CHECK} }]`,
+  );
+  return [
+    'description: rts peer bench',
+    'prompts: ["{{question}}"]',
+    'providers:',
+    '  - id: http',
+    '    config:',
+    `      url: ${agentUrl}`,
+    '      method: POST',
+    '      headers: { content-type: application/json }',
+    '      body: { messages: [{ role: user, content: "{{prompt}}" }] }',
+    '      transformResponse: json.output',
+    'tests:',
+    ...tests,
+    '',
+  ].join('\n');
+}
+
+interface RtsService {
+  pid: number;
+  url: string;
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
+/** `rts serve` as a user starts it: its own process, fresh in-memory store. */
+async function startRts(dataDir: string): Promise<RtsService> {
+  const env: NodeJS.ProcessEnv = { ...process.env, RTS_ACCESS_LOG: 'false' };
+  // PEER_PROFILE_DIR=<dir>: a CPU profile of the service process (node --cpu-prof), written when it stops.
+  const profile = process.env.PEER_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PEER_PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'rts.js'), 'serve', '--port', '0', '--in-memory', '--data-dir', dataDir], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // The banner names the URL, the project id and the API key.
+  const [url, projectId, apiKey] = await new Promise<string[]>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /base URL\s+(\S+)\s+project id\s+(\S+)\s+API key\s+(\S+)/.exec(out);
+      if (m) resolve(m.slice(1, 4));
+    });
+    child.once('exit', (code) => reject(new Error(`rts serve exited ${code}: ${out}`)));
+  });
+  child.stdout.resume();
+  return {
+    pid: child.pid!,
+    url,
+    env: { ...env, RTS_API_URL: url, RTS_API_KEY: apiKey, RTS_PROJECT_ID: projectId },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+/** CPU seconds (user + system) used so far by a process and by each of its children, from /proc (Linux); null elsewhere. */
+export function cpuSeconds(pid: number): { self: number; children: number } | null {
+  const read = (p: number | string) => {
+    const f = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+  };
+  if (!existsSync(`/proc/${pid}/stat`)) return null;
+  let children = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const st = read(entry);
+      if (st.ppid === pid) children += st.cpu;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { self: read(pid).cpu, children };
+}
+
+async function rtsApi(svc: RtsService, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
+  const res = await fetch(`${svc.url}${path}`, {
+    method,
+    headers: { 'x-api-key': svc.env.RTS_API_KEY!, 'x-project-id': svc.env.RTS_PROJECT_ID!, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** The same 1,000 cases as rts traces (one question, the recorded answer), a campaign without mutations over them. */
+async function seedRts(svc: RtsService, agentUrl: string, cases: number): Promise<string> {
+  const ids: string[] = [];
+  for (let i = 0; i < cases; i += 16) {
+    const chunk = Array.from({ length: Math.min(16, cases - i) }, (_, j) => i + j);
+    const made = await Promise.all(
+      chunk.map((k) =>
+        rtsApi(svc, 'POST', '/v1/traces', {
+          name: `case ${k}`,
+          steps: [
+            { role: 'user', content: question(k) },
+            { role: 'assistant', content: `You asked "${question(k)}". ${CHECK}` },
+          ],
+        }),
+      ),
+    );
+    ids.push(...made.map((t) => t.trace_id as string));
+  }
+  const campaign = await rtsApi(svc, 'POST', '/v1/campaigns', {
+    name: 'peer bench',
+    target: { type: 'http', url: agentUrl },
+    success_criteria: [{ type: 'output_contains', value: CHECK }],
+  });
+  await rtsApi(svc, 'PATCH', `/v1/campaigns/${campaign.campaign_id}/eval-set`, { add_trace_ids: ids });
+  return campaign.campaign_id as string;
+}
+
+async function timeRtsCi(svc: RtsService, campaignId: string, cases: number): Promise<number> {
+  const { ms, stdout } = await timed(process.execPath, [join(ROOT, 'bin', 'rts.js'), 'ci', 'run', '--campaign', campaignId, '--json'], {
+    env: { ...svc.env, GITHUB_ACTIONS: '', CI: '' },
+  });
+  const result = JSON.parse(stdout);
+  if (result.verdict !== 'pass' || result.pass_rate !== 1 || result.trace_count !== cases || result.scenario_coverage_pct !== 100)
+    throw new Error(`rts ci run: ${stdout.slice(0, 500)}`);
+  return ms;
+}
+
+export async function benchPeer(cases = 1000): Promise<PeerTimes> {
+  const tools = peerTools();
+  const node22 = spawnSync(tools.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const work = mkdtempSync(join(tmpdir(), 'rts-peer-'));
+  const agent = await startAgent();
+  try {
+    // Floor: the same calls from a bare script.
+    const floorMs = (await timed(process.execPath, ['-e', FLOOR_SCRIPT, agent.url, String(cases), '16', CHECK])).ms;
+
+    // promptfoo: its own config folder, no cache (every case calls the agent), no telemetry or update check.
+    writeFileSync(join(work, 'promptfooconfig.yaml'), promptfooConfig(agent.url, cases));
+    const pfEnv = {
+      ...process.env,
+      PROMPTFOO_CONFIG_DIR: join(work, 'promptfoo-home'),
+      PROMPTFOO_DISABLE_TELEMETRY: '1',
+      PROMPTFOO_DISABLE_UPDATE: '1',
+      PROMPTFOO_DISABLE_SHARING: '1',
+    };
+    const promptfoo: PeerTimes['promptfoo'] = [];
+    for (const j of process.env.PEER_RTS_ONLY ? [] : [undefined, '16', '32']) {
+      const before = agent.calls();
+      const args = [tools.promptfoo, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-progress-bar', '--no-table', ...(j ? ['-j', j] : [])];
+      const { ms, stdout } = await timed(tools.node, args, { cwd: work, env: pfEnv });
+      if (agent.calls() - before !== cases || !/1,000 passed|passed/.test(stdout))
+        throw new Error(`promptfoo made ${agent.calls() - before} calls:\n${stdout}`);
+      promptfoo.push({ concurrency: j ?? 'default', ms });
+    }
+    const best = promptfoo.reduce((a, b) => (b.ms < a.ms ? b : a), { concurrency: 'none', ms: NaN });
+
+    // rts: a fresh service; the first batch after the start, then the next.
+    const svc = await startRts(join(work, 'rts-data'));
+    let rtsFirstMs: number;
+    let rtsSecondMs: number;
+    let rtsCpu: PeerTimes['rtsCpu'] = null;
+    try {
+      const campaignId = await seedRts(svc, agent.url, cases);
+      const before = agent.calls();
+      const c0 = cpuSeconds(svc.pid);
+      rtsFirstMs = await timeRtsCi(svc, campaignId, cases);
+      const c1 = cpuSeconds(svc.pid);
+      rtsSecondMs = await timeRtsCi(svc, campaignId, cases);
+      const c2 = cpuSeconds(svc.pid);
+      if (c0 && c1 && c2) {
+        rtsCpu = [
+          { service: c1.self - c0.self, store: c1.children - c0.children },
+          { service: c2.self - c1.self, store: c2.children - c1.children },
+        ];
+      }
+      if (agent.calls() - before !== 2 * cases) throw new Error(`rts made ${agent.calls() - before} agent calls for 2 x ${cases} cases`);
+    } finally {
+      await svc.stop();
+    }
+    return {
+      cases,
+      floorMs,
+      promptfoo,
+      promptfooBestMs: best.ms,
+      promptfooBest: best.concurrency,
+      rtsFirstMs,
+      rtsSecondMs,
+      rtsMs: Math.max(rtsFirstMs, rtsSecondMs),
+      rtsCpu,
+      node22,
+    };
+  } finally {
+    await agent.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function printPeer(r: PeerTimes): void {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`\n== Time to verdict: ${r.cases} single-question cases, one local agent (rts vs promptfoo ${PROMPTFOO_VERSION} vs floor) ==`);
+  console.log(`floor (bare script, keep-alive, 16 at a time)   ${s(r.floorMs)}`);
+  for (const p of r.promptfoo) console.log(`promptfoo eval, concurrency ${p.concurrency.padEnd(7)}           ${s(p.ms)} (Node ${r.node22})`);
+  const cpu = (i: number) => (r.rtsCpu ? ` (CPU: service ${r.rtsCpu[i].service.toFixed(1)} s, store ${r.rtsCpu[i].store.toFixed(1)} s)` : '');
+  console.log(`rts ci run, first batch after start             ${s(r.rtsFirstMs)}${cpu(0)}`);
+  console.log(`rts ci run, next batch                          ${s(r.rtsSecondMs)}${cpu(1)}`);
+  console.log(
+    `rts / promptfoo best (${r.promptfooBest})  ${(r.rtsMs / r.promptfooBestMs).toFixed(2)} (goal <= 1.0)   rts / floor  ${(r.rtsMs / r.floorMs).toFixed(2)} (goal <= 2.0)   first / next  ${(r.rtsFirstMs / r.rtsSecondMs).toFixed(2)}`,
+  );
+}
+
+if (require.main === module) {
+  benchPeer(Number(process.env.PEER_CASES ?? 1000)).then(printPeer, (e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
