@@ -76,12 +76,14 @@ export function esbuildOptions(): BuildOptions {
  * splitting each output is exactly what a build of that entry alone produces; the run just parses and
  * resolves the modules handlers share (SDK, zod, core) once instead of once per function. Each entry is a generated
  * module that wires the repositories the function reads (reposRead), then re-exports the handler module
- * (esbuild-run.js), so a function carries only its own repositories.
+ * (esbuild-run.js), so a function carries only its own repositories. `overrides` change esbuild options (profiling
+ * builds: unminified).
  */
-export function buildBundles(entries: readonly string[], outdir: string): Map<string, string> {
+export function buildBundles(entries: readonly string[], outdir: string, overrides: BuildOptions = {}): Map<string, string> {
   const repos = reposRead(entries);
   runEsbuild({
     ...esbuildOptions(),
+    ...overrides,
     entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}`])),
     outdir,
   });

@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildSync } from 'esbuild';
+import { buildSync, type BuildOptions } from 'esbuild';
 import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions } from '../../lib/constructs/bundling';
+import { formatProfile, profileInit } from './init-profile';
 
 export interface BundleResult {
   /** Handler module, e.g. `functions/http/get-health`, or `(baseline)`. */
@@ -29,6 +30,11 @@ export interface BenchOptions {
   entries?: string[];
   /** Print the table to stdout. @default true */
   print?: boolean;
+  /**
+   * Entries whose cold init is profiled (`--cpu-prof`, on an unminified build) and summarised after the table, with the
+   * baseline's; none when empty. @default the largest bundle
+   */
+  profile?: string[];
 }
 
 /** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
@@ -47,6 +53,16 @@ function median(values: number[]): number {
 
 // Module init only: the time require() takes in a process that has loaded nothing else. Env values keep
 // module-scope configuration from throwing; nothing is invoked.
+/** What every measured process gets: module-scope configuration must not throw; nothing is invoked. */
+const PROBE_ENV = {
+  PATH: process.env.PATH,
+  AWS_REGION: 'us-east-1',
+  TABLE_NAME: 'bench',
+  EVENT_BUS_NAME: 'bench',
+  REPLAY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+};
+
 const INIT_PROBE = `
 const t0 = process.hrtime.bigint();
 require(process.argv[1]);
@@ -56,14 +72,7 @@ process.stdout.write(String(Number(t1 - t0) / 1e6));
 
 function initOnce(file: string, sourceMaps: boolean): number {
   const out = execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', INIT_PROBE, file], {
-    env: {
-      PATH: process.env.PATH,
-      AWS_REGION: 'us-east-1',
-      TABLE_NAME: 'bench',
-      EVENT_BUS_NAME: 'bench',
-      REPLAY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-    },
+    env: PROBE_ENV,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -171,22 +180,40 @@ export function formatTable(results: BundleResult[]): string {
     .join('\n');
 }
 
+function buildBaseline(outdir: string, overrides: BuildOptions = {}): string {
+  const outfile = path.join(outdir, 'index.js');
+  buildSync({
+    ...esbuildOptions(),
+    ...overrides,
+    logLevel: 'silent',
+    stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' },
+    outfile,
+  });
+  return outfile;
+}
+
+/** Cold-init profiles of `entries` and of the baseline, on unminified builds (their module comments locate the code). */
+function profileSummaries(entries: string[], dir: string, runs: number): string {
+  const unminified: BuildOptions = { minify: false, sourcemap: false };
+  const dirs = buildBundles(entries, dir, unminified);
+  const files: [string, string][] = [
+    ['(baseline: DynamoDB document client)', buildBaseline(path.join(dir, 'baseline'), unminified)],
+    ...entries.map((e): [string, string] => [e, path.join(dirs.get(e)!, 'index.js')]),
+  ];
+  return files.map(([name, file]) => formatProfile(name, profileInit(file, PROBE_ENV, runs))).join('\n\n');
+}
+
 /**
  * Bundles each function with ServiceFunction's esbuild options, measures size and module cold-init
  * (median over fresh `node` processes, on this machine's Node, not Lambda's), and prints a table with
- * the minimal DynamoDB-document-client bundle first for comparison. Missing entries are listed, not fatal.
+ * the minimal DynamoDB-document-client bundle first for comparison. Missing entries are listed, not fatal. Then where
+ * the cold init of the largest bundle (or `profile`) and of the baseline goes.
  */
 export async function benchBundles(options: BenchOptions = {}): Promise<BundleResult[]> {
   const runs = options.runs ?? 5;
   const dir = mkdtempSync(path.join(tmpdir(), 'rts-bench-'));
   try {
-    const baselineFile = path.join(dir, 'baseline', 'index.js');
-    buildSync({
-      ...esbuildOptions(),
-      logLevel: 'silent',
-      stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' },
-      outfile: baselineFile,
-    });
+    const baselineFile = buildBaseline(path.join(dir, 'baseline'));
     const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, baselineFile, runs)];
 
     const entries = options.entries ?? [...KNOWN_ENTRIES];
@@ -199,6 +226,9 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
       else results.push(measure(name, path.join(bundle, 'index.js'), baselineFile, runs));
     }
     if (options.print ?? true) console.log(formatTable(results));
+    const largest = results.slice(1).reduce((a, b) => ((b.bytes ?? 0) > (a.bytes ?? 0) ? b : a), results[0]);
+    const profiled = (options.profile ?? [largest.name]).filter((e) => bundles.has(e) && typeof bundles.get(e) === 'string');
+    if (profiled.length && (options.print ?? true)) console.log(`\n${profileSummaries(profiled, path.join(dir, 'profile'), runs)}`);
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
