@@ -158,6 +158,7 @@ function itemKind(table: StoreTable, item: StoreItem): string {
 }
 
 let indexHookInstalled = false;
+let restoreIndexHook: (() => void) | undefined;
 
 /**
  * Prices the GSI writes of every item write the embedded store applies in this process (dynalite's index maintenance
@@ -169,6 +170,9 @@ export function countIndexWrites(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const db = require('dynalite/db') as StoreDb;
   const original = db.updateIndexes;
+  restoreIndexHook = () => {
+    db.updateIndexes = original;
+  };
   db.updateIndexes = (store, table, existing, item, cb) => {
     counts.storeItemWrites++;
     let units = 0;
@@ -184,6 +188,18 @@ export function countIndexWrites(): void {
     return original(store, table, existing, item, cb);
   };
   indexHookInstalled = true;
+}
+
+/**
+ * Stops counting: clients built from now on carry no counter (resetAwsClients() drops the built ones) and the store's
+ * index maintenance is its own again. Other benches in the same process then run unobserved.
+ */
+export function stopCounting(): void {
+  instrumentAwsClients((client) => client);
+  restoreIndexHook?.();
+  restoreIndexHook = undefined;
+  indexHookInstalled = false;
+  attributeCallsTo(() => undefined);
 }
 
 /** The counts since the last reset, and starts counting afresh. */

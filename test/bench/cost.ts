@@ -21,7 +21,7 @@ import type { ReplayMessage } from '../../functions/ports';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { startTestService, type TestService } from '../helpers/local-service';
 import { buildStack } from '../infra/stack-fixture';
-import { attributeCallsTo, countAwsCalls, countIndexWrites, takeCounts, totalCalls, type CallCounts } from './aws-counter';
+import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 import {
   batchInvocations,
   gbSeconds,
@@ -60,7 +60,7 @@ export interface CostBench {
   /** How GSI write units were found: priced per item write in the in-process store, or a lower bound (1 per GSI write). */
   indexUnitsFrom: 'store' | 'lower bound';
   queue: { sent: number; received: number; failed: number; deadLettered: number; sendCalls: number };
-  bus: { published: number; invocations: number; failed: number; putEventsCalls: number };
+  bus: { published: number; invocations: number; failed: number; putEventsCalls: number; byType: Record<string, number> };
   /** Agent requests the replays made (outbound HTTP from the worker). */
   agentCalls: number;
   /** API requests the CLI made, by `METHOD /route`. */
@@ -230,7 +230,12 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       if (recording) putEventsCalls += chunk(events, 10, eventEntryBytes, 250 * 1024).length;
       return publish(events);
     };
-    svc.bus.onEvent((e) => recording && eventBytes.push(eventEntryBytes(e)));
+    const byType: Record<string, number> = {};
+    svc.bus.onEvent((e) => {
+      if (!recording) return;
+      eventBytes.push(eventEntryBytes(e));
+      byType[e.envelope.event_type] = (byType[e.envelope.event_type] ?? 0) + 1;
+    });
 
     const campaign = JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8'));
     campaign.target.url = agent.url;
@@ -291,6 +296,7 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       invocations: svc.bus.stats.invocations - busBefore.invocations,
       failed: svc.bus.stats.failed - busBefore.failed,
       putEventsCalls,
+      byType,
     };
 
     // Lambda: one invocation per handler call, but the replay worker's records are billed in event-source batches.
@@ -361,6 +367,8 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
     await svc.stop();
     await agent.close();
     timing.undo();
+    stopCounting();
+    resetAwsClients();
   }
 }
 
@@ -407,7 +415,9 @@ export function printCost(r: CostBench): void {
   console.log(`DynamoDB calls by function (table units): ${callers}; per trace ${(totalCalls(r.dynamo) / r.traces).toFixed(1)} calls`);
   console.log(
     `queue: ${r.queue.sent} sent in ${r.queue.sendCalls} SendMessageBatch, ${r.queue.received} received, ${r.queue.failed} failed, ` +
-      `${r.queue.deadLettered} dead-lettered; bus: ${r.bus.published} events in ${r.bus.putEventsCalls} PutEvents, ${r.bus.invocations} deliveries; ` +
+      `${r.queue.deadLettered} dead-lettered; bus: ${r.bus.published} events (${Object.entries(r.bus.byType)
+        .map(([t, k]) => `${t} ${k}`)
+        .join(', ')}) in ${r.bus.putEventsCalls} PutEvents, ${r.bus.invocations} deliveries; ` +
       `agent requests ${r.agentCalls} (${(r.agentCalls / r.attempts).toFixed(1)} per attempt)`,
   );
   console.log(

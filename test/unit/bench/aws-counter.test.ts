@@ -4,7 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { instrumented } from '../../../functions/adapters/aws';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
-import { attributeCallsTo, countAwsCalls, countIndexWrites, takeCounts, totalCalls } from '../../bench/aws-counter';
+import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls } from '../../bench/aws-counter';
 
 const TABLE = 'rts-counter-test';
 let store: EmbeddedStore;
@@ -22,6 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  stopCounting();
   doc.destroy();
   await store.close();
 });
@@ -118,5 +119,20 @@ describe('takeCounts', () => {
     attributeCallsTo(() => undefined);
 
     expect(takeCounts().byCaller).toEqual({ worker: { calls: 1, readUnits: 0, writeUnits: 1 }, other: { calls: 1, readUnits: 0.5, writeUnits: 0 } });
+  });
+
+  it('counts nothing once stopped: new clients carry no counter, the store no index hook', async () => {
+    stopCounting();
+    const raw = instrumented(
+      new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    );
+    const plain = DynamoDBDocumentClient.from(raw);
+
+    await plain.send(new PutCommand({ TableName: TABLE, Item: indexed('META') }));
+    plain.destroy();
+
+    expect(takeCounts()).toMatchObject({ calls: {}, storeItemWrites: 0, indexWriteUnits: undefined });
+    countAwsCalls();
+    countIndexWrites();
   });
 });
