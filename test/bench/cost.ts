@@ -20,7 +20,6 @@ import { resolveHandlersWith } from '../../functions/local/gateway';
 import type { ReplayMessage } from '../../functions/ports';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { buildStack } from '../infra/stack-fixture';
 import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 import {
   batchInvocations,
@@ -189,6 +188,9 @@ function routeOf(method: string, path: string): string {
 
 export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench> {
   const traces = opts.traces ?? 1000;
+  // The stack's settings (memory, architecture, batch size, GSIs) from its synthesized template, bundling off; loaded
+  // here so `npm run bench` without `cost` does not load the CDK.
+  const { buildStack } = await import('../infra/stack-fixture');
   const stack = stackFactsFromTemplate(buildStack().resources);
   const concurrency = opts.concurrency ?? stack.workerBatchSize;
   const pollIntervalS = opts.pollIntervalS ?? 5;
