@@ -3,11 +3,9 @@
 // queue message, bus event, API request and handler invocation of that window is counted, turned into the billing units
 // the cloud adapters would cause (cost-model.ts) and priced at published on-demand prices.
 import './bench-env';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routes, workerHandlers } from '../../lib/routes';
+import { workerHandlers } from '../../lib/routes';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { chunk } from '../../functions/adapters/batch-retry';
 import { runCi } from '../../functions/cli/ci';
@@ -16,11 +14,9 @@ import { campaignInputSchema, type Campaign } from '../../functions/core/campaig
 import type { BusEvent } from '../../functions/core/events';
 import { planAttempts } from '../../functions/core/replay/plan';
 import { uploadTrace } from '../../functions/core/traces/service';
-import { resolveHandlersWith } from '../../functions/local/gateway';
-import type { ReplayMessage } from '../../functions/ports';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
+import { countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 import {
   batchInvocations,
   gbSeconds,
@@ -31,6 +27,7 @@ import {
   type StackFacts,
   type Workload,
 } from './cost-model';
+import { functionOf, routeOf, sqsBodyBytes, timeHandlers, type Invocation } from './cost-handlers';
 
 export interface CostBenchOptions {
   /** Eval-set size. Default 1000 (the pool limit). */
@@ -71,18 +68,6 @@ export interface CostBench {
 }
 
 const ROOT = join(__dirname, '..', '..');
-const TIMED = Symbol.for('rts.bench.cost.timed');
-
-interface Invocation {
-  modulePath: string;
-  startedAt: number;
-  ms: number;
-  /** Replay worker only: payload bytes of each record as the SQS adapter sends it. */
-  recordBytes?: number[];
-}
-
-/** The SQS message body the cloud adapter sends for a replay message (functions/adapters/sqs/sqs-queue.ts). */
-const sqsBodyBytes = (m: ReplayMessage) => Buffer.byteLength(JSON.stringify({ project_id: m.project_id, run_id: m.run_id }));
 
 /** A PutEvents entry's size as EventBridge counts it (Source, DetailType, Detail, 14 bytes of Time). */
 const eventEntryBytes = (e: BusEvent) =>
@@ -108,82 +93,6 @@ async function api(svc: TestService, method: string, path: string, body?: unknow
   const res = await svc.api(method, path, body);
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
   return res.body;
-}
-
-/**
- * Loads every handler module through a generated wrapper that times each invocation (the handler's own time, as Lambda
- * bills it) while `recording` is on. Returns the recorder and an undo.
- */
-function timeHandlers(): { invocations: Invocation[]; setRecording: (on: boolean) => void; undo: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'rts-cost-handlers-'));
-  const invocations: Invocation[] = [];
-  let recording = false;
-  // Store calls are attributed to the function whose handler makes them.
-  const running = new AsyncLocalStorage<string>();
-  attributeCallsTo(() => running.getStore());
-  (globalThis as Record<symbol, unknown>)[TIMED] = (modulePath: string, real: { handler: (...args: unknown[]) => Promise<unknown> }) =>
-    async function timed(...args: unknown[]) {
-      const startedAt = performance.now();
-      const records = modulePath === workerHandlers.replayWorker ? (args[0] as { Records?: { body: string }[] }).Records : undefined;
-      try {
-        return await running.run(functionOf(modulePath), () => real.handler(...args));
-      } finally {
-        if (recording) {
-          invocations.push({
-            modulePath,
-            startedAt,
-            ms: performance.now() - startedAt,
-            recordBytes: records?.map((r) => sqsBodyBytes(JSON.parse(r.body) as ReplayMessage)),
-          });
-        }
-      }
-    };
-  resolveHandlersWith((modulePath) => {
-    const file = join(dir, `${modulePath.replace(/[^A-Za-z0-9_-]/g, '_')}.js`);
-    writeFileSync(
-      file,
-      `'use strict';\nconst real = require(${JSON.stringify(join(ROOT, modulePath))});\n` +
-        `module.exports = { handler: globalThis[Symbol.for('rts.bench.cost.timed')](${JSON.stringify(modulePath)}, real) };\n`,
-    );
-    return file;
-  });
-  return {
-    invocations,
-    setRecording: (on) => {
-      recording = on;
-    },
-    undo: () => {
-      resolveHandlersWith();
-      attributeCallsTo(() => undefined);
-      delete (globalThis as Record<symbol, unknown>)[TIMED];
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The function description (as in the template) of a handler module. */
-function functionOf(modulePath: string): string {
-  const fixed: Record<string, string> = {
-    [workerHandlers.authorizer]: 'rts authorizer',
-    [workerHandlers.replayWorker]: 'rts replay worker',
-    [workerHandlers.deadLetter]: 'rts replay dead-letter consumer',
-    [workerHandlers.webhookDelivery]: 'rts webhook delivery',
-    [workerHandlers.dashboard]: 'rts GET /dashboard',
-  };
-  if (fixed[modulePath]) return fixed[modulePath];
-  const route = routes.find((r) => `functions/http/${r.handler}` === modulePath);
-  if (!route) throw new Error(`no function for handler module ${modulePath}`);
-  return `rts ${route.method} ${route.path}`;
-}
-
-/** `METHOD /route` of a request path, ids replaced by the route's placeholders. */
-function routeOf(method: string, path: string): string {
-  const parts = path.split('?')[0].split('/');
-  const route = routes.find((r) => {
-    const segs = r.path.split('/');
-    return r.method === method && segs.length === parts.length && segs.every((s, i) => s.startsWith('{') || s === parts[i]);
-  });
-  return `${method} ${route?.path ?? path}`;
 }
 
 export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench> {
