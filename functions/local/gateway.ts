@@ -4,16 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import {
-  BINARY_MEDIA_TYPES,
-  DEFAULT_BODY_LIMIT,
-  ROUTE_TIMEOUT_S,
-  matchPath,
-  routes,
-  workerHandlers,
-  type RouteDef,
-  type RouteMatch,
-} from '../../lib/routes';
+import { BINARY_MEDIA_TYPES, DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, routes, workerHandlers, type RouteDef, type RouteMatch } from '../../lib/routes';
 import {
   AppError,
   MethodNotAllowedError,
@@ -136,10 +127,6 @@ function splitQuery(params: URLSearchParams | undefined) {
   return { single, multi };
 }
 
-/** The headers the gateway itself reads, by lowercase name. */
-const READ_HEADERS = ['x-api-key', 'x-project-id', 'content-type', 'content-encoding'] as const;
-type ReadHeader = (typeof READ_HEADERS)[number];
-
 /**
  * The event's header maps as API Gateway builds them (names as sent; `headers` keeps a repeated name's last value), and,
  * from the same pass, the few headers the gateway reads: under any case, the value of the first name that matches.
@@ -147,25 +134,39 @@ type ReadHeader = (typeof READ_HEADERS)[number];
 function headerMaps(req: IncomingMessage) {
   const single: Record<string, string> = {};
   const multi: Record<string, string[]> = {};
-  const firstName: Partial<Record<ReadHeader, string>> = {};
+  let apiKey: string | undefined;
+  let projectId: string | undefined;
+  let contentType: string | undefined;
+  let contentEncoding: string | undefined;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i];
     const v = raw[i + 1];
     single[k] = v;
     const values = multi[k];
-    if (values) values.push(v);
-    else {
-      multi[k] = [v];
-      const lower = k.toLowerCase() as ReadHeader;
-      if (READ_HEADERS.includes(lower)) firstName[lower] ??= k;
+    if (values) {
+      values.push(v);
+      continue;
     }
+    multi[k] = [v];
+    // Only names of the lengths read below are lowercased: x-api-key, x-project-id / content-type, content-encoding.
+    if (k.length !== 9 && k.length !== 12 && k.length !== 16) continue;
+    const lower = k.toLowerCase();
+    if (lower === 'x-api-key') apiKey ??= k;
+    else if (lower === 'x-project-id') projectId ??= k;
+    else if (lower === 'content-type') contentType ??= k;
+    else if (lower === 'content-encoding') contentEncoding ??= k;
   }
-  const get = (name: ReadHeader): string | undefined => {
-    const k = firstName[name];
-    return k === undefined ? undefined : single[k];
+  // The names were kept; the values are the maps' (a repeated name's last).
+  const value = (name: string | undefined) => (name === undefined ? undefined : single[name]);
+  return {
+    single,
+    multi,
+    apiKey: value(apiKey),
+    projectId: value(projectId),
+    contentType: value(contentType),
+    contentEncoding: value(contentEncoding),
   };
-  return { single, multi, get };
 }
 
 /**
@@ -190,30 +191,44 @@ function parseTarget(target: string): { pathname: string; searchParams?: URLSear
 }
 
 /**
- * The route table's patterns by segment count, each with its literal segments (null where a parameter sits): a request's
- * path is split once and only the rows it could match are tried, in table order, by the table's own matchPath, so the
- * answer is lib/routes' findRoute's without splitting every pattern on every request.
+ * lib/routes' findRoute, with the table's patterns split once: rows by segment count, each with its segments (null where
+ * a parameter sits), so that a request's path is split once and only the rows of its length are compared. Parameters are
+ * read as matchPath reads them (non-empty, URI-decoded, a row whose decoding fails does not match); a test holds the two
+ * lookups to the same answers.
  */
-let patterns: Map<number, { route: RouteDef; segments: (string | null)[] }[]> | undefined;
+let patterns: Map<number, { route: RouteDef; segments: (string | null)[]; names: (string | null)[] }[]> | undefined;
 
 export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
   if (!patterns) {
     patterns = new Map();
     for (const route of routes) {
-      const segments = route.path.split('/').map((seg) => (seg.startsWith('{') && seg.endsWith('}') ? null : seg));
-      const list = patterns.get(segments.length) ?? [];
-      list.push({ route, segments });
-      patterns.set(segments.length, list);
+      const split = route.path.split('/');
+      const param = (seg: string) => seg.startsWith('{') && seg.endsWith('}');
+      const row = {
+        route,
+        segments: split.map((seg) => (param(seg) ? null : seg)),
+        names: split.map((seg) => (param(seg) ? seg.slice(1, -1) : null)),
+      };
+      const list = patterns.get(split.length) ?? [];
+      list.push(row);
+      patterns.set(split.length, list);
     }
   }
   const parts = path.split('/');
   const allowed: string[] = [];
-  for (const { route, segments } of patterns.get(parts.length) ?? []) {
-    let literalsMatch = true;
-    for (let i = 0; i < segments.length && literalsMatch; i++) literalsMatch = segments[i] === null || segments[i] === parts[i];
-    if (!literalsMatch) continue;
-    const params = matchPath(route.path, path);
-    if (!params) continue;
+  rows: for (const { route, segments, names } of patterns.get(parts.length) ?? []) {
+    for (let i = 0; i < segments.length; i++) if (segments[i] !== null && segments[i] !== parts[i]) continue rows;
+    const params: Record<string, string> = {};
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (name === null) continue;
+      if (parts[i] === '') continue rows;
+      try {
+        params[name] = decodeURIComponent(parts[i]);
+      } catch {
+        continue rows;
+      }
+    }
     if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
     allowed.push(route.method);
   }
@@ -302,7 +317,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
     const requestId = randomUUID();
     const method = (req.method ?? 'GET').toUpperCase();
     const url = parseTarget(req.url ?? '/');
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const path = url.pathname.length > 1 && url.pathname.endsWith('/') ? url.pathname.replace(/\/+$/, '') : url.pathname;
     try {
       const dashboard = path === '/dashboard' || path.startsWith('/dashboard/');
       const found = dashboard ? undefined : findRoute(method, path);
@@ -317,11 +332,11 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const limit = route?.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
       const body = await readBody(req, limit + 1024);
       const headers = headerMaps(req);
-      const binary = isBinaryBody(headers.get('content-type'), headers.get('content-encoding'));
+      const binary = isBinaryBody(headers.contentType, headers.contentEncoding);
       const query = splitQuery(url.searchParams);
       let projectId: string | undefined;
       if (route?.auth) {
-        projectId = await authorize(route, method, path, headers.single, headers.get('x-api-key'), headers.get('x-project-id'));
+        projectId = await authorize(route, method, path, headers.single, headers.apiKey, headers.projectId);
         throttle(projectId);
       }
       const event: APIGatewayProxyEvent = {

@@ -9,7 +9,7 @@ const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD'];
 function paths(): string[] {
   const out = new Set<string>(['/', '', '/v1', '/v1/', '/v2/runs', '/health/x', '//v1/traces', '/v1//runs', '/dashboard']);
   for (const r of routes) {
-    for (const value of [ID, 'x', 'a%20b', '%E0%A4%A', '']) {
+    for (const value of [ID, 'x', 'a%20b', 'a%2Fb', '%E0%A4%A', '']) {
       const path = r.path.replace(/\{[^}]+\}/g, value);
       out.add(path);
       out.add(`${path}/extra`);
