@@ -20,6 +20,11 @@ export interface BundleResult {
   initWithSourceMapsMs: number | null;
   /** Median of (this init / baseline init) over runs measured back to back, steadier than ms on a loaded machine. */
   initVsBaseline: number | null;
+  /**
+   * The same ratio of CPU time (user + system, all threads) during require(): what the init costs, not what the machine
+   * let it have; the steadier figure when other work shares the cores.
+   */
+  initCpuVsBaseline: number | null;
   note?: string;
 }
 
@@ -51,8 +56,6 @@ function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-// Module init only: the time require() takes in a process that has loaded nothing else. Env values keep
-// module-scope configuration from throwing; nothing is invoked.
 /** What every measured process gets: module-scope configuration must not throw; nothing is invoked. */
 const PROBE_ENV = {
   PATH: process.env.PATH,
@@ -63,36 +66,42 @@ const PROBE_ENV = {
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 };
 
+// Module init only: the time require() takes in a process that has loaded nothing else, wall and CPU.
 const INIT_PROBE = `
+const c0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 require(process.argv[1]);
 const t1 = process.hrtime.bigint();
-process.stdout.write(String(Number(t1 - t0) / 1e6));
+const c1 = process.cpuUsage(c0);
+process.stdout.write(JSON.stringify({ wall: Number(t1 - t0) / 1e6, cpu: (c1.user + c1.system) / 1e3 }));
 `;
 
-function initOnce(file: string, sourceMaps: boolean): number {
+function initOnce(file: string, sourceMaps: boolean): { wall: number; cpu: number } {
   const out = execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', INIT_PROBE, file], {
     env: PROBE_ENV,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return Number(out);
+  return JSON.parse(out) as { wall: number; cpu: number };
 }
 
 /** Baseline, plain and source-mapped runs alternate, so all three see the same machine load. */
-function measureInit(file: string, baselineFile: string, runs: number): { plain: number; maps: number; ratio: number } {
+function measureInit(file: string, baselineFile: string, runs: number): { plain: number; maps: number; ratio: number; cpuRatio: number } {
   const plain: number[] = [];
   const maps: number[] = [];
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let i = 0; i < runs; i++) {
     const base = initOnce(baselineFile, false);
     const p = initOnce(file, false);
-    plain.push(p);
-    ratios.push(p / base);
-    maps.push(initOnce(file, true));
+    plain.push(p.wall);
+    ratios.push(p.wall / base.wall);
+    cpuRatios.push(p.cpu / base.cpu);
+    maps.push(initOnce(file, true).wall);
   }
   const round = (n: number) => Math.round(n * 10) / 10;
-  return { plain: round(median(plain)), maps: round(median(maps)), ratio: Math.round(median(ratios) * 100) / 100 };
+  const ratio = (values: number[]) => Math.round(median(values) * 100) / 100;
+  return { plain: round(median(plain)), maps: round(median(maps)), ratio: ratio(ratios), cpuRatio: ratio(cpuRatios) };
 }
 
 function measure(name: string, outfile: string, baselineFile: string, runs: number): BundleResult {
@@ -105,12 +114,14 @@ function measure(name: string, outfile: string, baselineFile: string, runs: numb
     initMs: null,
     initWithSourceMapsMs: null,
     initVsBaseline: null,
+    initCpuVsBaseline: null,
   };
   try {
     const init = measureInit(outfile, baselineFile, runs);
     result.initMs = init.plain;
     result.initWithSourceMapsMs = init.maps;
     result.initVsBaseline = init.ratio;
+    result.initCpuVsBaseline = init.cpuRatio;
   } catch {
     result.note = 'require() threw at module init';
   }
@@ -125,6 +136,7 @@ const failed = (name: string, note: string): BundleResult => ({
   initMs: null,
   initWithSourceMapsMs: null,
   initVsBaseline: null,
+  initCpuVsBaseline: null,
   note,
 });
 
@@ -155,7 +167,7 @@ const kb = (n: number | null) => (n === null ? '-' : (n / 1024).toFixed(0));
 const ms = (n: number | null) => (n === null ? '-' : n.toFixed(1));
 
 export function formatTable(results: BundleResult[]): string {
-  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'x baseline', 'note']];
+  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'x baseline', 'cpu x baseline', 'note']];
   for (const r of results) {
     rows.push([
       r.name,
@@ -165,6 +177,7 @@ export function formatTable(results: BundleResult[]): string {
       ms(r.initMs),
       ms(r.initWithSourceMapsMs),
       r.initVsBaseline === null ? '-' : r.initVsBaseline.toFixed(2),
+      r.initCpuVsBaseline === null ? '-' : r.initCpuVsBaseline.toFixed(2),
       r.note ?? '',
     ]);
   }
