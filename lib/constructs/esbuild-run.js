@@ -1,17 +1,8 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
-// Two plugins: zod's locales index (~260 KB of 40 languages) swapped for English only (zod registers English itself),
-// and the entries bundling.ts generates, which wire the repositories a function reads before its handler module loads.
+// The plugin: the entries bundling.ts generates, which wire the repositories a function reads before its handler module
+// loads.
 const path = require('node:path');
 const esbuild = require('esbuild');
-
-const englishOnly = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: path.join(__dirname, 'zod-locales-en.mjs') } : undefined,
-    );
-  },
-};
 
 // `rts-entry:<handler file>#<repositories>`: imports `rts-wiring:<repositories>` (a module that registers those
 // repositories with shared/deps.ts), then re-exports the handler module. ES modules run in import order, so the
@@ -41,8 +32,8 @@ const wiredEntries = {
   },
 };
 
-/** The plugins every Lambda build uses (also for builds that want a metafile: test/bench/bundles.ts). */
-const plugins = [englishOnly, wiredEntries];
+/** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
+const plugins = [wiredEntries];
 module.exports = { plugins };
 
 if (require.main === module) {

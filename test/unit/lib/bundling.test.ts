@@ -72,7 +72,7 @@ describe('reposRead', () => {
 describe('bundles', () => {
   let outdir: string;
   let metafile: Metafile;
-  const entries = ['functions/http/get-run', FIXTURE];
+  const entries = ['functions/http/get-run', 'functions/http/post-webhooks', FIXTURE];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
     metafile = await bundle(entries, outdir);
@@ -102,6 +102,13 @@ describe('bundles', () => {
     // Assess: so no read of a repository can hide in code the analysis did not scan
     const seen = new Set(ours(inputsOf(analysed, 'functions/http/get-run')));
     expect(ours(inputsOf(metafile, 'functions/http/get-run')).filter((f) => !seen.has(f) && f !== 'functions/shared/repos.ts')).toEqual([]);
+  });
+
+  it('validate with zod/mini only: a handler bundles neither classic zod nor the OpenAPI generator', () => {
+    const inputs = inputsOf(metafile, 'functions/http/post-webhooks');
+
+    expect(inputs.filter((f) => f.includes('node_modules/zod/v4/mini/'))).not.toEqual([]);
+    expect(inputs.filter((f) => /node_modules\/(zod\/v4\/classic|@asteasolutions)\//.test(f))).toEqual([]);
   });
 
   it('fail naming the repository when the code reaches one bundling did not see it read', async () => {
