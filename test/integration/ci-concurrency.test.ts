@@ -57,6 +57,7 @@ function crashingBatches(real: BatchesRepo): BatchesRepo {
     },
     async bumpDoneHint(p, b) {
       const hint = await real.bumpDoneHint(p, b);
+      highestHint = Math.max(highestHint, hint?.done_hint ?? 0);
       if (++hints % 23 === 0 || hint?.done_hint === TRACES) {
         injected.afterHint++;
         throw new Crash('after the hint, before the recount');
@@ -135,6 +136,9 @@ afterAll(async () => {
   await svc.stop();
 });
 
+/** The highest done hint the store answered (the counter item's value). */
+let highestHint = 0;
+
 describe('CI batch aggregation under concurrency and redelivery', () => {
   it(`counts each of ${TRACES} concurrently completing runs once, flips the batch once and emits one decision event`, async () => {
     // Prepare: every 10th trace misses the campaign's output criterion.
@@ -178,10 +182,10 @@ describe('CI batch aggregation under concurrency and redelivery', () => {
       pass_rate: batch.pass_rate,
     });
     const stored = await getDeps().batches.get(svc.projectId, batchId);
-    expect(stored).toMatchObject({ status: 'done', decision_published: true, done_hint: expect.any(Number) });
+    expect(stored).toMatchObject({ status: 'done', decision_published: true });
     // Every marker was counted at least once (a redelivery that finds its marker counts it again, in case the first
     // count was lost), so the hint cannot stop short of trace_count; the markers, not the hint, gave the counts above.
-    expect(stored!.done_hint).toBeGreaterThanOrEqual(TRACES);
+    expect(highestHint).toBeGreaterThanOrEqual(TRACES);
     // Every run ended once, with its own decision stored.
     const completed = new Set(events.filter((e) => e.envelope.event_type === 'run.completed').map((e) => e.envelope.data.run_id));
     for (const rid of sub.body.run_ids) expect(completed.has(rid)).toBe(true);

@@ -15,7 +15,7 @@
 // 10. attempts of a run, with their policy    pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
 //     and security events (compressed inside the item; listed by attempt, then sequence; 11-12 retired)
 // 13. runs of a project, newest first         gsi1pk=RUNS#<pid>             gsi1sk=<created_at>#<rid>
-// 14. CI batch / its per-run completion marks pk=BATCH#<pid>#<bid>          sk=META | DONE#<rid>
+// 14. CI batch / its per-run completion marks pk=BATCH#<pid>#<bid>          sk=META | DONE#<rid> | COUNT (its done hint)
 //     and its scenario comparisons (chunks)                                sk=CMP#<nnnn> (100 scenarios each)
 // 15. run-pack                                pk=PACK#<pid>#<pack_id>       sk=META
 // 16. idempotency record (TTL 24 h)           pk=IDEM#<pid>#<sha256(key)>   sk=IDEM
@@ -65,6 +65,7 @@ export const keys = {
   runListPk: (pid: string) => `RUNS#${pid}`,
 
   batch: (pid: string, bid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: 'META' }),
+  batchCounter: (pid: string, bid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: 'COUNT' }),
   batchDone: (pid: string, bid: string, rid: string) => ({ pk: `BATCH#${pid}#${bid}`, sk: `DONE#${rid}` }),
   batchDonePrefix: 'DONE#',
   batchComparison: (pid: string, bid: string, n: number) => ({ pk: `BATCH#${pid}#${bid}`, sk: `CMP#${pad(n, 4)}` }),

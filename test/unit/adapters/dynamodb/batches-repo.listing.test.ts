@@ -319,7 +319,7 @@ describe('DynamoBatchesRepo scenario comparisons', () => {
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.batch(b.project_id, b.ci_batch_id).pk },
     });
-    expect(stored.map((i) => i.sk)).toEqual(['CMP#0000', 'CMP#0001', 'CMP#0002', `DONE#${m.run_id}`, 'META']);
+    expect(stored.map((i) => i.sk)).toEqual(['CMP#0000', 'CMP#0001', 'CMP#0002', 'COUNT', `DONE#${m.run_id}`, 'META']);
     expect(await repo.listMarkers(b.project_id, b.ci_batch_id)).toEqual([m]);
   });
 

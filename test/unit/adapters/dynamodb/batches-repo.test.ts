@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoBatchesRepo } from '../../../../functions/adapters/dynamodb/batches-repo';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
-import { getItem } from '../../../../functions/adapters/dynamodb/table';
+import { deleteItem, getItem } from '../../../../functions/adapters/dynamodb/table';
 import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from '../../../../functions/core/ci/types';
 import { EMPTY_SUMMARY } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
@@ -142,7 +142,32 @@ describe('DynamoBatchesRepo.bumpDoneHint', () => {
     // Assess
     expect(answers.map((a) => a?.done_hint).sort((x, y) => x! - y!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(answers.every((a) => a?.trace_count === b.trace_count)).toBe(true);
-    expect((await repo.get(b.project_id, b.ci_batch_id))?.done_hint).toBe(10);
+    expect(await getItem(keys.batchCounter(b.project_id, b.ci_batch_id), true)).toMatchObject({ done_hint: 10, trace_count: b.trace_count });
+  });
+
+  it('counts in a small item of its own, never rewriting META (billed at its size: the run ids of the batch)', async () => {
+    // Prepare
+    const { repo, b } = await storedBatch();
+    const before = await getItem(keys.batch(b.project_id, b.ci_batch_id), true);
+    // Act
+    await repo.bumpDoneHint(b.project_id, b.ci_batch_id);
+    // Assess
+    expect(await getItem(keys.batch(b.project_id, b.ci_batch_id), true)).toEqual(before);
+    expect(JSON.stringify(await getItem(keys.batchCounter(b.project_id, b.ci_batch_id), true)).length).toBeLessThan(300);
+  });
+
+  it('keeps counting on META for a batch stored before the counter item existed', async () => {
+    // Prepare: a batch whose counter item is missing, as one created by an earlier version
+    const { repo, b } = await storedBatch();
+    await deleteItem(keys.batchCounter(b.project_id, b.ci_batch_id));
+    // Act
+    const answers = [await repo.bumpDoneHint(b.project_id, b.ci_batch_id), await repo.bumpDoneHint(b.project_id, b.ci_batch_id)];
+    // Assess
+    expect(answers).toEqual([
+      { done_hint: 1, trace_count: b.trace_count },
+      { done_hint: 2, trace_count: b.trace_count },
+    ]);
+    expect((await repo.get(b.project_id, b.ci_batch_id))?.done_hint).toBe(2);
   });
 
   it('answers null for a batch that does not exist, and creates nothing', async () => {
