@@ -53,7 +53,8 @@ function once(i) {
 }
 (async () => {
   let n = 0;
-  for (let i = 0; i < (spec.warmup || 0); i++) await once(n++);
+  // Warm-up requests go over every connection too (not measured).
+  await Promise.all(Array.from({ length: spec.connections }, async () => { while (n < (spec.warmup || 0)) await once(n++); }));
   const lat = []; const statuses = {}; let errors = 0;
   parentPort.postMessage('measuring');
   const end = Date.now() + spec.durationMs; const started = process.hrtime.bigint();
@@ -133,13 +134,18 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
 }
 
 /**
- * Measures two loads the same way, for a ratio: each warmed up for `warmupMs` (the JIT compiles both paths before
- * either is measured), then `slices` slices of each in A B B A A B ... order, so that a change of the machine's load
- * during the run (other work on a shared machine) weighs on both alike. Each side gets `durationMs` in all.
+ * Measures two loads the same way, for a ratio: each warmed up with `warmupRequests` requests (so that the JIT has
+ * compiled both paths before either is measured, however loaded the machine), then `slices` slices of each in
+ * A B B A A B ... order, so that a change of the machine's load during the run (other work on a shared machine) weighs
+ * on both alike. Each side gets `durationMs` in all.
  */
-export async function compareLoads(a: LoadSpec, b: LoadSpec, opts: { warmupMs: number; slices: number }): Promise<{ a: LoadResult; b: LoadResult }> {
-  await runLoad({ ...a, durationMs: opts.warmupMs });
-  await runLoad({ ...b, durationMs: opts.warmupMs });
+export async function compareLoads(
+  a: LoadSpec,
+  b: LoadSpec,
+  opts: { warmupRequests: number; slices: number },
+): Promise<{ a: LoadResult; b: LoadResult }> {
+  await runLoad({ ...a, warmup: opts.warmupRequests, durationMs: 0 });
+  await runLoad({ ...b, warmup: opts.warmupRequests, durationMs: 0 });
   const parts: { a: LoadResult[]; b: LoadResult[] } = { a: [], b: [] };
   for (let i = 0; i < 2 * opts.slices; i++) {
     const side = i % 4 === 0 || i % 4 === 3 ? 'a' : 'b';
