@@ -1,6 +1,6 @@
 // Where a bundle's cold init goes: `node --cpu-prof` of a fresh require(), sample time summed by the package (or our
-// folder) whose code ran, compiled, or called into Node. Profiled on an unminified build of the same bundle, whose
-// `// path` comments tell which module each line belongs to.
+// folder) whose code ran, compiled, or called into Node, plus V8 compiling the whole script. Profiled on a build of the
+// same bundle minified but for whitespace, whose `// path` comments tell which module each line belongs to.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ interface CpuProfile {
 }
 
 export interface InitProfile {
-  /** Sampled time inside the bundle's require(), ms (mean per run). */
+  /** Sampled time inside the bundle's require() (garbage collection aside), ms (mean per run). */
   totalMs: number;
   /** Time by package (`@smithy/core`), our folder (`functions/core`) or TOP_LEVEL_NODE, largest first. */
   groups: { name: string; ms: number }[];
@@ -29,13 +29,21 @@ export interface InitProfile {
 /** Node's own work called from the bundle's top level: mostly loading the built-in modules the bundle requires. */
 export const TOP_LEVEL_NODE = '(Node, called at top level)';
 
-/** esbuild's module wrappers: their own time is V8 compiling the module they start. */
-const GLUE = new Set(['__init', '__require', '__esm', '__commonJS', '__toESM', '__copyProps', '__reExport']);
+/** Node finding and reading the bundle file. */
+const LOADING = '(Node, reading the file)';
+/** V8 parsing and compiling the bundle's source before any of it runs: grows with the bundle's size. */
+export const COMPILING = '(V8, compiling the bundle)';
+
+/**
+ * The helpers esbuild writes before the first module (`__esm`, `__commonJS`...): a helper's own time is V8 compiling
+ * the module it starts, counted to that module.
+ */
+const GLUE = '(bundle glue)';
 
 /** The module of each line of an unminified bundle (1-based), from the `// node_modules/...` comments esbuild writes. */
 function lineModules(code: string): string[] {
   const modules: string[] = [''];
-  let current = '(bundle glue)';
+  let current = GLUE;
   for (const line of code.split('\n')) {
     const m = /^\s*\/\/ ((?:[\w@.-]+\/)+[\w@.-]+\.(?:[cm]?[jt]s|json))$/.exec(line);
     if (m) current = m[1];
@@ -52,7 +60,8 @@ function groupOf(module: string): string {
 }
 
 /**
- * Profiles `runs` cold requires of `file` (an unminified bundle) in fresh processes with `env`, and sums the samples:
+ * Profiles `runs` cold requires of `file` (a bundle with its module comments) in fresh processes with `env`, and sums
+ * the samples of the require():
  * a bundle frame's own time to the module of its lines; an esbuild wrapper's to the module it starts (compilation);
  * time in Node called from the bundle to the calling module, or to TOP_LEVEL_NODE when the bundle's top level called it
  * (loading built-in modules, mostly).
@@ -82,16 +91,22 @@ export function profileInit(file: string, env: NodeJS.ProcessEnv, runs = 5): Ini
         const hits = node.hitCount ?? 0;
         if (inBundle(node)) {
           owner = groupOf(moduleAt(node.callFrame.lineNumber + 1));
-          if (GLUE.has(node.callFrame.functionName)) {
+          const topLevel = node.callFrame.lineNumber === 0 && node.callFrame.functionName === '';
+          if (!topLevel && moduleAt(node.callFrame.lineNumber + 1) === GLUE) {
             const started = (node.children ?? []).map((c) => byId.get(c)!).find(inBundle);
-            add(started ? groupOf(moduleAt(started.callFrame.lineNumber + 1)) : '(bundle glue)', hits * sampleMs);
+            add(started ? groupOf(moduleAt(started.callFrame.lineNumber + 1)) : GLUE, hits * sampleMs);
           } else {
             const ticks = node.positionTicks ?? [];
             for (const t of ticks) add(groupOf(moduleAt(t.line)), t.ticks * sampleMs);
             add(owner, (hits - ticks.reduce((a, t) => a + t.ticks, 0)) * sampleMs);
           }
-          if (node.callFrame.lineNumber === 0 && node.callFrame.functionName === '') owner = TOP_LEVEL_NODE;
-        } else if (caller) add(caller, hits * sampleMs);
+          if (topLevel) owner = TOP_LEVEL_NODE;
+        } else {
+          // Outside the bundle's frames: the require() itself (the `-e` script), then V8 compiling the bundle's source.
+          if (node.callFrame.url === '[eval]') owner = LOADING;
+          else if (owner === LOADING && node.callFrame.functionName === 'wrapSafe') owner = COMPILING;
+          if (owner) add(owner, hits * sampleMs);
+        }
         for (const child of node.children ?? []) visit(byId.get(child)!, owner);
       };
       visit(profile.nodes[0], null);
