@@ -4,11 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { BINARY_MEDIA_TYPES, DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, routes, workerHandlers, type RouteDef, type RouteMatch } from '../../lib/routes';
+import { DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, workerHandlers, type RouteDef } from '../../lib/routes';
 import {
   AppError,
   MethodNotAllowedError,
-  PayloadTooLargeError,
   RateLimitedError,
   RouteNotFoundError,
   ServiceUnavailableError,
@@ -17,6 +16,7 @@ import {
 } from '../core/errors';
 import { errorResponse } from '../shared/http';
 import { logger } from '../shared/logger';
+import { findRoute, headerMaps, isBinaryBody, parseTarget, readBody, splitQuery } from './gateway-request';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -84,155 +84,6 @@ function sendError(res: ServerResponse, err: AppError, requestId: string, extra:
   if (err.status === 429) extra = { 'Retry-After': '1', ...extra };
   if (err instanceof ServiceUnavailableError) extra = { 'Retry-After': String(err.retryAfterS), ...extra };
   send(res, { statusCode: err.status, headers: { 'Content-Type': 'application/json', ...extra }, body: JSON.stringify(errorBody(err, requestId)) });
-}
-
-const NO_BODY = Buffer.alloc(0);
-
-/**
- * Reads the body, refusing (413) beyond `limit` bytes without buffering the rest. A request that declares no body (no
- * Content-Length or 0, no Transfer-Encoding: most GETs) has none to wait for: Node discards what is left of it once the
- * response is sent.
- */
-function readBody(req: IncomingMessage, limit: number): Buffer | Promise<Buffer> {
-  const length = req.headers['content-length'];
-  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return NO_BODY;
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) return reject(new PayloadTooLargeError(limit));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new PayloadTooLargeError(limit));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function splitQuery(params: URLSearchParams | undefined) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  if (!params) return { single, multi };
-  for (const [k, v] of params) {
-    single[k] = v;
-    (multi[k] ??= []).push(v);
-  }
-  return { single, multi };
-}
-
-/**
- * The event's header maps as API Gateway builds them (names as sent; `headers` keeps a repeated name's last value), and,
- * from the same pass, the few headers the gateway reads: under any case, the value of the first name that matches.
- */
-function headerMaps(req: IncomingMessage) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  let apiKey: string | undefined;
-  let projectId: string | undefined;
-  let contentType: string | undefined;
-  let contentEncoding: string | undefined;
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const k = raw[i];
-    const v = raw[i + 1];
-    single[k] = v;
-    const values = multi[k];
-    if (values) {
-      values.push(v);
-      continue;
-    }
-    multi[k] = [v];
-    // Only names of the lengths read below are lowercased: x-api-key, x-project-id / content-type, content-encoding.
-    if (k.length !== 9 && k.length !== 12 && k.length !== 16) continue;
-    const lower = k.toLowerCase();
-    if (lower === 'x-api-key') apiKey ??= k;
-    else if (lower === 'x-project-id') projectId ??= k;
-    else if (lower === 'content-type') contentType ??= k;
-    else if (lower === 'content-encoding') contentEncoding ??= k;
-  }
-  // The names were kept; the values are the maps' (a repeated name's last).
-  const value = (name: string | undefined) => (name === undefined ? undefined : single[name]);
-  return {
-    single,
-    multi,
-    apiKey: value(apiKey),
-    projectId: value(projectId),
-    contentType: value(contentType),
-    contentEncoding: value(contentEncoding),
-  };
-}
-
-/**
- * Whether the body goes to the function as base64 bytes, as API Gateway does for the binary media types; here also for
- * a compressed body, which the function decompresses itself (in the cloud API Gateway may have done it already).
- */
-function isBinaryBody(contentType: string | undefined, contentEncoding: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  const encoding = (contentEncoding ?? '').trim().toLowerCase();
-  return BINARY_MEDIA_TYPES.includes(type) || (encoding !== '' && encoding !== 'identity');
-}
-
-/** A request target that the URL parser would leave as it is: no query, no percent escapes, no `.`/`..` segments. */
-const PLAIN_PATH = /^\/[A-Za-z0-9_~./-]*$/;
-const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
-
-/** The request's path (as the URL parser reads it) and query. */
-function parseTarget(target: string): { pathname: string; searchParams?: URLSearchParams } {
-  if (PLAIN_PATH.test(target) && !DOT_SEGMENT.test(target)) return { pathname: target };
-  // A path is never a host: `//v1/traces` stays the path `//v1/traces` (URL would read `v1` as the host).
-  return new URL(`http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
-}
-
-/**
- * lib/routes' findRoute, with the table's patterns split once: rows by segment count, each with its segments (null where
- * a parameter sits), so that a request's path is split once and only the rows of its length are compared. Parameters are
- * read as matchPath reads them (non-empty, URI-decoded, a row whose decoding fails does not match); a test holds the two
- * lookups to the same answers.
- */
-let patterns: Map<number, { route: RouteDef; segments: (string | null)[]; names: (string | null)[] }[]> | undefined;
-
-export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
-  if (!patterns) {
-    patterns = new Map();
-    for (const route of routes) {
-      const split = route.path.split('/');
-      const param = (seg: string) => seg.startsWith('{') && seg.endsWith('}');
-      const row = {
-        route,
-        segments: split.map((seg) => (param(seg) ? null : seg)),
-        names: split.map((seg) => (param(seg) ? seg.slice(1, -1) : null)),
-      };
-      const list = patterns.get(split.length) ?? [];
-      list.push(row);
-      patterns.set(split.length, list);
-    }
-  }
-  const parts = path.split('/');
-  const allowed: string[] = [];
-  rows: for (const { route, segments, names } of patterns.get(parts.length) ?? []) {
-    for (let i = 0; i < segments.length; i++) if (segments[i] !== null && segments[i] !== parts[i]) continue rows;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (name === null) continue;
-      if (parts[i] === '') continue rows;
-      try {
-        params[name] = decodeURIComponent(parts[i]);
-      } catch {
-        continue rows;
-      }
-    }
-    if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
-    allowed.push(route.method);
-  }
-  return { allowed };
 }
 
 /** Each route function's invariant context fields (names, ARN, memory), built once per function like a warm Lambda's. */

@@ -1,5 +1,5 @@
 // The local gateway's route lookup (patterns split once) answers exactly what the route table's findRoute answers.
-import { findRoute as gatewayFindRoute } from '../../../functions/local/gateway';
+import { findRoute as gatewayFindRoute } from '../../../functions/local/gateway-request';
 import { findRoute, routes } from '../../../lib/routes';
 
 const ID = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
