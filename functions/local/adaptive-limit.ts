@@ -1,12 +1,15 @@
-// How many replay messages the local queue works on at once, adapted to what the process can take: the event loop's
-// utilisation (the share of time it was busy, performance.eventLoopUtilization) is the signal. Runs spend most of
-// their time waiting for the agent when it is slow, so the loop idles and more runs may start; when the agent answers
-// at once the work is CPU-bound, the loop saturates, and more runs in flight would only add latency (to the API
-// too, which shares the process). Multiplicative both ways, within bounds.
+// How many replay messages the local queue works on at once, adapted to what the machine can take. Two signals: the
+// event loop's utilisation (the share of time this process's loop was busy) and the machine's idle CPU share. Runs
+// spend most of their time waiting for the agent when it is slow: the loop idles, the cores idle, and more runs may
+// start. When the agent answers at once the work is CPU-bound, in this process and in the store's: more runs in
+// flight would only queue at the store and lengthen every API answer (measured: 1,000 runs take ~10 s at 8, ~16 s at
+// 32). A loop that waits while the cores are busy is waiting on the store, not on the agent, so the limit grows only
+// when both idle. Multiplicative both ways, within bounds.
+import { cpus } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 export interface AdaptiveLimitOptions {
-  /** Lowest and highest limit. Default 2 and 32. */
+  /** Lowest and highest limit. Default 8 and 32. */
   min?: number;
   max?: number;
   /** Limit at the start. Default 8. */
@@ -15,8 +18,12 @@ export interface AdaptiveLimitOptions {
   grow?: number;
   /** Above this utilisation the limit shrinks. Default 0.92. */
   shrink?: number;
+  /** The machine's idle share must be above this for the limit to grow (default 0.25); below 0.05 it shrinks. */
+  idleToGrow?: number;
   /** The utilisation since the previous call (tests inject a sequence). Default: the event loop's own. */
   utilisation?: () => number;
+  /** The machine's idle CPU share since the previous call (tests inject one). Default: from os.cpus(). */
+  idle?: () => number;
 }
 
 export class AdaptiveLimit {
@@ -25,13 +32,15 @@ export class AdaptiveLimit {
   private readonly max: number;
 
   constructor(private readonly opts: AdaptiveLimitOptions = {}) {
-    this.min = Math.max(1, opts.min ?? 2);
+    this.min = Math.max(1, opts.min ?? 8);
     this.max = Math.max(this.min, opts.max ?? 32);
     this.current = Math.min(this.max, Math.max(this.min, opts.initial ?? 8));
     this.sample = opts.utilisation ?? eventLoopSampler();
+    this.idle = opts.idle ?? machineIdleSampler();
   }
 
   private readonly sample: () => number;
+  private readonly idle: () => number;
 
   get limit(): number {
     return this.current;
@@ -43,10 +52,29 @@ export class AdaptiveLimit {
    */
   adjust(demand: boolean): number {
     const u = this.sample();
-    if (u > (this.opts.shrink ?? 0.92)) this.current = Math.max(this.min, Math.floor(this.current * 0.75));
-    else if (demand && u < (this.opts.grow ?? 0.75)) this.current = Math.min(this.max, Math.ceil(this.current * 1.25));
+    const idle = this.idle();
+    if (u > (this.opts.shrink ?? 0.92) || idle < 0.05) this.current = Math.max(this.min, Math.floor(this.current * 0.75));
+    else if (demand && u < (this.opts.grow ?? 0.75) && idle > (this.opts.idleToGrow ?? 0.25))
+      this.current = Math.min(this.max, Math.ceil(this.current * 1.25));
     return this.current;
   }
+}
+
+/** The share of all cores' time spent idle between two calls. */
+function machineIdleSampler(): () => number {
+  const totals = () =>
+    cpus().reduce((t, c) => ({ idle: t.idle + c.times.idle, all: t.all + c.times.idle + c.times.user + c.times.sys + c.times.nice + c.times.irq }), {
+      idle: 0,
+      all: 0,
+    });
+  let last = totals();
+  return () => {
+    const now = totals();
+    const all = now.all - last.all;
+    const idle = all > 0 ? (now.idle - last.idle) / all : 1;
+    last = now;
+    return idle;
+  };
 }
 
 /** The event loop's utilisation between two calls. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueuePort, ReplayMessage } from '../ports';
 import { logger } from '../shared/logger';
-import { AdaptiveLimit } from './adaptive-limit';
+import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -23,10 +23,10 @@ export interface InProcessQueueOptions {
   deadLetter: () => SqsHandler;
   /**
    * Messages processed at once: a number fixes it; omitted, the limit adapts to the event loop's load between
-   * `adaptive.min` and `adaptive.max` (default 2..32, starting at 8), so runs against a slow agent overlap more.
+   * `adaptive.min` and `adaptive.max` (default 8..32, starting at 8), so runs against a slow agent overlap more.
    */
   concurrency?: number;
-  adaptive?: { min?: number; max?: number; initial?: number };
+  adaptive?: AdaptiveLimitOptions;
   /** Time between two adjustments of an adaptive limit, ms. Default 250. */
   adjustEveryMs?: number;
   /** Receives before a message goes to the dead-letter consumer. Default 3 (the stack's maxReceiveCount). */

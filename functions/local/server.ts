@@ -14,6 +14,7 @@ import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
+import type { AdaptiveLimitOptions } from './adaptive-limit';
 import { InProcessQueue } from './queue';
 import { lockDataDir, waitForStoreUnlocked } from './data-lock';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
@@ -37,7 +38,7 @@ export interface LocalServiceOptions {
    */
   preloadHandlers?: boolean;
   /** Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts). */
-  queue?: { concurrency?: number; adaptive?: { min?: number; max?: number; initial?: number }; maxReceives?: number; redeliveryDelayMs?: number };
+  queue?: { concurrency?: number; adaptive?: AdaptiveLimitOptions; maxReceives?: number; redeliveryDelayMs?: number };
   gateway?: GatewayOptions;
   /** Run webhook deliveries for bus events. Default true. */
   deliverWebhooks?: boolean;

@@ -281,7 +281,10 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
         throw new Error(`promptfoo made ${agent.calls() - before} calls:\n${stdout}`);
       promptfoo.push({ concurrency: j ?? 'default', ms });
     }
-    const best = promptfoo.reduce((a, b) => (b.ms < a.ms ? b : a), { concurrency: 'none', ms: NaN });
+    const best = promptfoo.reduce<PeerTimes['promptfoo'][number] | undefined>((a, b) => (a && a.ms <= b.ms ? a : b), undefined) ?? {
+      concurrency: 'none',
+      ms: NaN,
+    };
 
     // rts: a fresh service; the first batch after the start, then the next.
     const svc = await startRts(join(work, 'rts-data'));

@@ -10,9 +10,9 @@ const sequence = (values: number[]) => {
 };
 
 describe('adaptive limit', () => {
-  it('grows while the loop idles and work waits for a slot, up to its maximum', () => {
+  it('grows while the loop and the cores idle and work waits for a slot, up to its maximum', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ initial: 8, max: 20, utilisation: sequence([0.2]) });
+    const limit = new AdaptiveLimit({ initial: 8, max: 20, utilisation: sequence([0.2]), idle: sequence([0.8]) });
     // Act
     const seen = [1, 2, 3, 4, 5, 6].map(() => limit.adjust(true));
     // Assess
@@ -21,16 +21,34 @@ describe('adaptive limit', () => {
 
   it('does not grow without demand, however idle the loop', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ initial: 8, utilisation: sequence([0.05]) });
+    const limit = new AdaptiveLimit({ initial: 8, utilisation: sequence([0.05]), idle: sequence([0.9]) });
     // Act
     const seen = [1, 2, 3].map(() => limit.adjust(false));
     // Assess
     expect(seen).toEqual([8, 8, 8]);
   });
 
+  it('does not grow when the loop waits while the cores are busy (the store, not the agent, is the bottleneck)', () => {
+    // Prepare
+    const limit = new AdaptiveLimit({ initial: 8, utilisation: sequence([0.4]), idle: sequence([0.1]) });
+    // Act
+    const seen = [1, 2, 3].map(() => limit.adjust(true));
+    // Assess
+    expect(seen).toEqual([8, 8, 8]);
+  });
+
+  it('shrinks when the cores saturate, even with an idle loop, down to its minimum', () => {
+    // Prepare
+    const limit = new AdaptiveLimit({ initial: 20, min: 8, utilisation: sequence([0.3]), idle: sequence([0.01]) });
+    // Act
+    const seen = [1, 2, 3, 4].map(() => limit.adjust(true));
+    // Assess
+    expect(seen).toEqual([15, 11, 8, 8]);
+  });
+
   it('shrinks when the loop saturates, down to its minimum, and holds in between', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ initial: 16, min: 3, utilisation: sequence([0.99, 0.99, 0.99, 0.99, 0.99, 0.85]) });
+    const limit = new AdaptiveLimit({ initial: 16, min: 3, utilisation: sequence([0.99, 0.99, 0.99, 0.99, 0.99, 0.85]), idle: sequence([0.5]) });
     // Act
     const seen = [1, 2, 3, 4, 5, 6].map(() => limit.adjust(true));
     // Assess
@@ -40,6 +58,7 @@ describe('adaptive limit', () => {
   it('keeps its start within the bounds', () => {
     expect(new AdaptiveLimit({ initial: 100, max: 10 }).limit).toBe(10);
     expect(new AdaptiveLimit({ initial: 0, min: 2 }).limit).toBe(2);
+    expect(new AdaptiveLimit().limit).toBe(8);
   });
 });
 
@@ -62,7 +81,13 @@ describe('in-process queue concurrency', () => {
   it('overlaps more runs than its starting limit when the runs wait on a slow agent', async () => {
     // Prepare
     const w = slowWorker(120);
-    const queue = new InProcessQueue({ worker: () => w.handler, deadLetter: () => w.handler, adaptive: { initial: 2, max: 24 }, adjustEveryMs: 30 });
+    // The machine's idle share is injected: other work on a shared test machine must not decide this
+    const queue = new InProcessQueue({
+      worker: () => w.handler,
+      deadLetter: () => w.handler,
+      adaptive: { min: 2, initial: 2, max: 24, idle: () => 0.9 },
+      adjustEveryMs: 30,
+    });
     // Act
     await queue.sendReplay(Array.from({ length: 150 }, (_, i) => ({ project_id: 'p', run_id: `r${i}` })));
     await queue.drain();
