@@ -76,8 +76,8 @@ export function esbuildOptions(): BuildOptions {
  * splitting each output is exactly what a build of that entry alone produces; the run just parses and
  * resolves the modules handlers share (SDK, zod, core) once instead of once per function. Each entry is a generated
  * module that wires the repositories the function reads (reposRead), then re-exports the handler module
- * (esbuild-run.js), so a function carries only its own repositories. `overrides` change esbuild options (profiling
- * builds: unminified).
+ * (esbuild-run.js), so a function carries only its own repositories. `overrides` change esbuild options (the bundle
+ * bench profiles builds that keep whitespace).
  */
 export function buildBundles(entries: readonly string[], outdir: string, overrides: BuildOptions = {}): Map<string, string> {
   const repos = reposRead(entries);
