@@ -178,6 +178,7 @@ export function webhookView(id: string): Promise<void> {
     const [webhook, log] = await Promise.all([api<Webhook>(path), loadPages<Delivery>(logPath, pages)]);
     const now = Date.now();
     const seen = snapshot(webhook, log.items);
+    const waited = st.waits.length > 0;
     st.waits = st.waits.filter((w) => !w.done(log.items) && now < w.until);
     // Still moving (a recover's deliveries land one after the other): keep waiting, up to the cap.
     if (st.seen && seen !== st.seen) for (const w of st.waits) w.until = Math.min(w.cap, now + ACTION_POLL_MS);
@@ -187,7 +188,10 @@ export function webhookView(id: string): Promise<void> {
     // "Load more" may have added a page while this read was under way: keep it.
     if (st.log.pages <= pages) st.log = log;
     redraw();
-    return st.waits.length > 0;
+    // One more read once the last wait is over: the webhook and its log are read side by side, and a delivery logs its
+    // tries before it records the webhook's status (last_error cleared), so this read may have caught the one but not
+    // the other.
+    return st.waits.length > 0 || waited;
   }
 
   /**
