@@ -78,7 +78,12 @@ export class DynamoBatchesRepo implements BatchesRepo {
     if (!stored) throw new Error(`ci batch ${batch.ci_batch_id} already exists`);
     // The done hint lives in an item of its own, written before any run of the batch exists (see bumpDoneHint).
     await putIf({
-      Item: { ...keys.batchCounter(batch.project_id, batch.ci_batch_id), entity: 'ci_batch_count', done_hint: 0, trace_count: batch.trace_count },
+      Item: {
+        ...keys.batchCounter(batch.project_id, batch.ci_batch_id),
+        entity: 'ci_batch_count',
+        done_hint: batch.done_hint ?? 0,
+        trace_count: batch.trace_count,
+      },
     });
     // The listing entry follows (an unconditional put of the same values: a retry rewrites it unchanged).
     await putIf({
