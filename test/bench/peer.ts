@@ -206,6 +206,20 @@ export function cpuSeconds(pid: number): { self: number; children: number } | nu
   return { self: read(pid).cpu, children };
 }
 
+/** Waits until the service and its store used under 5 % of a core over half a second (at most 30 s; no-op off Linux). */
+async function settle(pid: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = cpuSeconds(pid);
+  while (last && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuSeconds(pid);
+    if (!now) return;
+    const used = now.self + now.children - last.self - last.children;
+    last = now;
+    if (used < 0.025) return;
+  }
+}
+
 async function rtsApi(svc: RtsService, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const res = await fetch(`${svc.url}${path}`, {
     method,
@@ -293,9 +307,12 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     let rtsCpu: PeerTimes['rtsCpu'] = null;
     try {
       const campaignId = await seedRts(svc, agent.url, cases);
+      // The uploads leave work behind (their trace.created events on the bus): the first batch starts on a settled service.
+      await settle(svc.pid);
       const before = agent.calls();
       const c0 = cpuSeconds(svc.pid);
       rtsFirstMs = await timeRtsCi(svc, campaignId, cases);
+      await settle(svc.pid);
       const c1 = cpuSeconds(svc.pid);
       rtsSecondMs = await timeRtsCi(svc, campaignId, cases);
       const c2 = cpuSeconds(svc.pid);
