@@ -36,7 +36,7 @@ export interface CiBench {
 const ROOT = join(__dirname, '..', '..');
 
 /** Uploads `count` copies of the sample traces (the demo agent follows them) through the core service, not timed. */
-async function seedTraces(projectId: string, count: number): Promise<string[]> {
+export async function seedTraces(projectId: string, count: number): Promise<string[]> {
   const samples = loadSampleTraces();
   const deps = getDeps();
   const ids: string[] = [];
@@ -51,7 +51,8 @@ async function seedTraces(projectId: string, count: number): Promise<string[]> {
   return ids;
 }
 
-async function api(svc: TestService, method: string, path: string, body?: unknown) {
+/** An API call that must succeed: its body, or an error naming the call and the answer. */
+export async function api(svc: TestService, method: string, path: string, body?: unknown) {
   const res = await svc.api(method, path, body);
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
   return res.body;

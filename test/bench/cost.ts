@@ -9,13 +9,13 @@ import { workerHandlers } from '../../lib/routes';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { chunk } from '../../functions/adapters/batch-retry';
 import { runCi } from '../../functions/cli/ci';
-import { loadSampleTraces, startDemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent } from '../../functions/cli/demo-agent';
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import type { BusEvent } from '../../functions/core/events';
 import { planAttempts } from '../../functions/core/replay/plan';
-import { uploadTrace } from '../../functions/core/traces/service';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
-import { startTestService, type TestService } from '../helpers/local-service';
+import { startTestService } from '../helpers/local-service';
+import { api, seedTraces } from './ci';
 import { countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 import {
   batchInvocations,
@@ -72,28 +72,6 @@ const ROOT = join(__dirname, '..', '..');
 /** A PutEvents entry's size as EventBridge counts it (Source, DetailType, Detail, 14 bytes of Time). */
 const eventEntryBytes = (e: BusEvent) =>
   Buffer.byteLength(JSON.stringify({ id: e.id, envelope: e.envelope })) + Buffer.byteLength(e.envelope.event_type) + Buffer.byteLength('rts') + 14;
-
-/** Uploads `count` copies of the sample traces (the demo agent follows them) through the core service, not measured. */
-async function seedTraces(projectId: string, count: number): Promise<string[]> {
-  const samples = loadSampleTraces();
-  const deps = getDeps();
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 25) {
-    const batch = Array.from({ length: Math.min(25, count - i) }, (_, j) => {
-      const { trace_id: _id, ...base } = samples[(i + j) % samples.length];
-      return { ...base, name: `${base.name ?? 'sample'} #${i + j}` };
-    });
-    const created = await Promise.all(batch.map((t) => uploadTrace(deps, projectId, t)));
-    ids.push(...created.map((c) => c.body.trace_id));
-  }
-  return ids;
-}
-
-async function api(svc: TestService, method: string, path: string, body?: unknown) {
-  const res = await svc.api(method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
-  return res.body;
-}
 
 export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench> {
   const traces = opts.traces ?? 1000;
