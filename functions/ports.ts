@@ -278,12 +278,10 @@ export interface WebhooksRepo {
   /** Strongly consistent: a rotation, pause or delete is seen by the very next delivery try. */
   get(projectId: string, webhookId: string): Promise<WebhookRecord | null>;
   /**
-   * Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent. With
-   * `allowStaleEmpty`, a project found without any webhook less than a second ago may be answered "none" from memory
-   * (a webhook created in the same process is seen at once): most projects have no webhook, and every event would
-   * otherwise read the store to learn it again.
+   * Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent and read afresh on
+   * every call, so an event published after a create answered is fanned out to the new webhook in any process.
    */
-  listAll(projectId: string, opts?: { allowStaleEmpty?: boolean }): Promise<WebhookRecord[]>;
+  listAll(projectId: string): Promise<WebhookRecord[]>;
   /** A page of the project's webhooks, newest first. */
   list(projectId: string, page: PageRequest): Promise<StorePage<WebhookRecord>>;
   /** Applies a PATCH; null when the webhook does not exist. */

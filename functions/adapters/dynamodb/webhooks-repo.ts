@@ -17,13 +17,6 @@ function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
 /** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
-/** How long the fan-out may take a project found without webhooks to still have none (see listAll). */
-export const EMPTY_LISTING_MAX_AGE_MS = 1000;
-/** Projects found without webhooks, until when (epoch ms) that answer may be reused; bounded in size. */
-const withoutWebhooks = new Map<string, number>();
-/** Bumped by every create in this process, so a listing that raced one is not remembered as empty. */
-let creations = 0;
-
 export class DynamoWebhooksRepo extends DynamoWebhookDeliveries implements WebhooksRepo {
   /**
    * The per-project limit without transactions (dynalite has none): each webhook holds one of `limit` slot items,
@@ -32,8 +25,6 @@ export class DynamoWebhooksRepo extends DynamoWebhookDeliveries implements Webho
    * first answers the common case at once (and counts webhooks stored before slots existed).
    */
   async create(record: WebhookRecord, limit: number): Promise<{ created: boolean }> {
-    creations++;
-    withoutWebhooks.delete(record.project_id);
     if ((await this.ranked(record.project_id)).length >= limit) return { created: false };
     const slot = await this.claimSlot(record.project_id, record.webhook_id, limit);
     if (slot === null) return { created: false };
@@ -99,20 +90,17 @@ export class DynamoWebhooksRepo extends DynamoWebhookDeliveries implements Webho
     return item ? webhookFromItem(item) : null;
   }
 
-  async listAll(projectId: string, opts: { allowStaleEmpty?: boolean } = {}): Promise<WebhookRecord[]> {
-    if (opts.allowStaleEmpty && (withoutWebhooks.get(projectId) ?? 0) > Date.now()) return [];
-    const seen = creations;
+  /**
+   * Read from the table for every call, strongly consistent, never remembered: the fan-out runs in other processes
+   * (other Lambda containers) than the create, so any memory of "no webhooks" here could never learn of a create.
+   */
+  async listAll(projectId: string): Promise<WebhookRecord[]> {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
       ConsistentRead: true,
     });
-    if (items.length > 0 || seen !== creations) withoutWebhooks.delete(projectId);
-    else {
-      if (withoutWebhooks.size >= 10_000) withoutWebhooks.clear();
-      withoutWebhooks.set(projectId, Date.now() + EMPTY_LISTING_MAX_AGE_MS);
-    }
-    return items.map(webhookFromItem);
+    return items.map((element) => webhookFromItem(element));
   }
 
   /** A project holds at most 25 webhooks, so a page is cut from the full, sorted set; the cursor is the last item's position. */

@@ -41,8 +41,7 @@ export interface EventToDeliver {
  */
 export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise<FanoutReport> {
   const { envelope } = event;
-  // A project that had no webhook a moment ago is taken to have none still (at most EMPTY_LISTING_MAX_AGE_MS stale).
-  const all = await deps.webhooks.listAll(envelope.project_id, { allowStaleEmpty: true });
+  const all = await deps.webhooks.listAll(envelope.project_id);
   const targets = recipients(all, envelope.event_type);
   const toDeliver: EventToDeliver = {
     eventId: event.id,
