@@ -55,7 +55,7 @@ function cellCase(o: CellOutcome): Case {
  * failure case when the gate failed on thresholds that no failing cell shows (e.g. the interval's lower bound).
  */
 function cases(r: CiResult): Case[] {
-  const list = cellOutcomes(r).map(cellCase);
+  const list = cellOutcomes(r).map((element) => cellCase(element));
   if (r.error) {
     const finished = r.scenarios.length;
     const known = r.trace_count !== null ? `; ${finished} of ${r.trace_count} scenario run(s) finished` : '';

@@ -81,7 +81,7 @@ export function verdictTable(r: CiResult): string {
       .map((c, i) => c.padEnd(widths[i]))
       .join('  ')
       .trimEnd()}\n`;
-  let out = r.scenarios.length ? line(head) + rows.map(line).join('') + '\n' : '';
+  let out = r.scenarios.length ? line(head) + rows.map((element) => line(element)).join('') + '\n' : '';
   const passed = r.scenarios.filter((s) => s.decision === 'pass').length;
   if (r.error) out += `Error: ${r.error.message}\n`;
   const verdict = r.error ? 'ERROR' : `${r.verdict.toUpperCase()}${r.coverage_complete ? '' : ' (incomplete coverage)'}`;

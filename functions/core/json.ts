@@ -6,7 +6,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
+  if (Array.isArray(value)) return value.map((element) => sortDeep(element));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     // defineProperty, not assignment: a `__proto__` key must stay a key (assignment would set the prototype and
     // drop it from the output, so two different bodies would hash and sign alike).

@@ -172,7 +172,10 @@ function referenced(node: unknown, schemas: Record<string, unknown>, into = new 
 
 /** Marks every property with a default as required, in this schema and the schemas nested in it. */
 function requireDefaults(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(requireDefaults);
+  if (Array.isArray(node))
+    return node.forEach((element) => {
+      requireDefaults(element);
+    });
   if (!node || typeof node !== 'object') return;
   const schema = node as Json;
   const properties = schema.properties as Record<string, Json> | undefined;

@@ -124,7 +124,7 @@ interface StoreDb {
 
 /** A value's JSON with object keys sorted, so two images of the same item compare equal whatever their key order. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map((element) => canonical(element)).join(',')}]`;
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     return `{${Object.keys(obj)

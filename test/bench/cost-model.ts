@@ -220,7 +220,7 @@ const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 })
 
 /** SQS requests: each SendMessageBatch, ReceiveMessage (one per batch of received messages) and DeleteMessageBatch, per 64 KB. */
 export function sqsRequests(sqs: Workload['sqs']): { send: number; receive: number; delete: number } {
-  const send = sum(sqs.sendBatchBytes.map(payloadChunks));
+  const send = sum(sqs.sendBatchBytes.map((element) => payloadChunks(element)));
   let receive = 0;
   for (let i = 0; i < sqs.receivedBytes.length; i += sqs.batchSize) receive += payloadChunks(sum(sqs.receivedBytes.slice(i, i + sqs.batchSize)));
   return { send, receive, delete: Math.ceil(sqs.deleted / sqs.batchSize) };
@@ -243,7 +243,7 @@ export function priceWorkload(w: Workload, prices: Prices = PRICES): CostReport 
   const rru = w.dynamo.readUnits;
   const sqs = sqsRequests(w.sqs);
   const sqsTotal = sqs.send + sqs.receive + sqs.delete;
-  const events = sum(w.eventBytes.map(payloadChunks));
+  const events = sum(w.eventBytes.map((element) => payloadChunks(element)));
   const gbPrice = prices.lambdaGbSecond[w.architecture];
   const byFn = w.lambda.map((u) => {
     const gbs = gbSeconds(u.invocationsMs, u.memoryMb);

@@ -93,7 +93,7 @@ export function profileInit(file: string, env: NodeJS.ProcessEnv, runs = 5): Ini
           owner = groupOf(moduleAt(node.callFrame.lineNumber + 1));
           const topLevel = node.callFrame.lineNumber === 0 && node.callFrame.functionName === '';
           if (!topLevel && moduleAt(node.callFrame.lineNumber + 1) === GLUE) {
-            const started = (node.children ?? []).map((c) => byId.get(c)!).find(inBundle);
+            const started = (node.children ?? []).map((c) => byId.get(c)!).find((element) => inBundle(element));
             add(started ? groupOf(moduleAt(started.callFrame.lineNumber + 1)) : GLUE, hits * sampleMs);
           } else {
             const ticks = node.positionTicks ?? [];

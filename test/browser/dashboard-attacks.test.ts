@@ -135,7 +135,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
 
   it('the API gave the runs the test relies on: passed, failed and unsafe cells, a denied call, a hidden injection', () => {
     expect(batch.status).toBe('done');
-    const states = new Set(scenarios.flatMap((s) => s.cells.map(expectedState)));
+    const states = new Set(scenarios.flatMap((s) => s.cells.map((c: Parameters<typeof expectedState>[0]) => expectedState(c))));
     expect([...states].sort()).toEqual(['failed', 'passed', 'unsafe']);
     expect(attempts.flatMap((a) => a.policy_events.map((p: any) => `${p.policy_id}:${p.decision}`))).toEqual(
       expect.arrayContaining(['no-destroy:deny', 'unrecorded_tool_call:flag']),

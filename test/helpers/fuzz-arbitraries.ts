@@ -406,10 +406,10 @@ export function pathSegment(knownIds: string[], opts: { oversize?: boolean } = {
     {
       arbitrary: hostileString(40)
         .filter((s) => s.length > 0)
-        .map(percentEncode),
+        .map((element) => percentEncode(element)),
       weight: 2,
     },
-    { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 24 }).map(percentEncode), weight: 1 },
+    { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 24 }).map((element) => percentEncode(element)), weight: 1 },
     {
       arbitrary: fc.constantFrom(
         '%',

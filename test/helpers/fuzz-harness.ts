@@ -29,7 +29,7 @@ export const routeName = (r: RouteDef) => `${r.method} ${r.path}`;
 export const pathParams = (r: RouteDef) => [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
 /** Routes whose requests carry a JSON body (SPEC section 2): every method but GET and DELETE. */
 export const bodyRoutes = () => routes.filter((r) => r.method !== 'GET' && r.method !== 'DELETE');
-const paramNames = () => [...new Set(routes.flatMap(pathParams))];
+const paramNames = () => [...new Set(routes.flatMap((element) => pathParams(element)))];
 
 export interface ProjectFixture {
   label: string;

@@ -153,7 +153,7 @@ export class MemoryRunsRepo implements RunsRepo {
     return true;
   }
   async listAttempts(_projectId: string, runId: string): Promise<AttemptRecord[]> {
-    return [...(this.attempts.get(runId)?.values() ?? [])].sort((a, b) => a.attempt - b.attempt).map(clone);
+    return [...(this.attempts.get(runId)?.values() ?? [])].sort((a, b) => a.attempt - b.attempt).map((element) => clone(element));
   }
 }
 

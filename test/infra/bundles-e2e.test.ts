@@ -476,11 +476,12 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
       return body.event_type === 'run.completed' && body.data.run_id === run.body.run_id;
     };
     const deadline = Date.now() + 30_000;
-    while (!receiver.requests.slice(before).some(completedOf) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    while (!receiver.requests.slice(before).some((element) => completedOf(element)) && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 100));
 
     // Assess: every delivery of the worker failed, the dead-letter consumer published the completion once
     const stats = await runner.stats();
-    expect(receiver.requests.slice(before).filter(completedOf)).toHaveLength(1);
+    expect(receiver.requests.slice(before).filter((element) => completedOf(element))).toHaveLength(1);
     expect(stats.queue).toMatchObject({ failed: manifest.maxReceives, deadLettered: 1 });
     expect(stats.bridge.refused).toBeGreaterThanOrEqual(manifest.maxReceives);
     expect((await c.call('GET', `/v1/runs/${run.body.run_id}`)).body).toMatchObject({ status: 'completed', error: null });

@@ -196,7 +196,10 @@ describe('comparison with a baseline', () => {
   it('compares by branch with the latest done batch of that campaign and branch: exact regressions, fixes, new unsafe, new and dropped', async () => {
     const keys = ['one', 'two', 'three', 'four', 'five'];
     const ids = Object.fromEntries(keys.map((k, i) => [k, i]));
-    const traceIds = await createTraces(svc, keys.map(traceFor));
+    const traceIds = await createTraces(
+      svc,
+      keys.map((element) => traceFor(element)),
+    );
     const campaignId = await campaign(1, 'compare');
     const other = await campaign(1, 'another campaign');
 

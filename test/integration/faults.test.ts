@@ -652,14 +652,14 @@ describe('a 200-run CI batch with every replay message and bus event delivered t
     const identity = (d: Delivered) => `${d.eventType} ${d.envelope.data.run_id ?? ''} ${d.envelope.data.ci_batch_id ?? ''}`;
     const gotAll = deliveries(receivers[0]);
     expect(gotAll.every((d) => d.webhookId === all)).toBe(true);
-    const allCounts = counts(gotAll.map(identity));
+    const allCounts = counts(gotAll.map((element) => identity(element)));
     expect([...allCounts.values()].every((n) => n === 1)).toBe(true);
     // run.created, run.queued and run.completed of each run, and the decision.
     expect(allCounts.size).toBe(3 * TRACES + 1);
     for (const r of runIds) for (const t of ['run.created', 'run.queued', 'run.completed']) expect(allCounts.get(`${t} ${r} `)).toBe(1);
     const gotGates = deliveries(receivers[1]);
     expect(gotGates.every((d) => d.webhookId === gates)).toBe(true);
-    const gateCounts = counts(gotGates.map(identity));
+    const gateCounts = counts(gotGates.map((element) => identity(element)));
     expect([...gateCounts.values()].every((n) => n === 1)).toBe(true);
     expect(gateCounts.size).toBe(TRACES + 1);
     expect(gotGates.filter((d) => DECISION_TYPES.includes(d.eventType)).map((d) => d.envelope.data)).toEqual([

@@ -157,7 +157,11 @@ async function refusals(): Promise<void> {
  */
 function recordFixtures(): void {
   const cut = (v: unknown): unknown =>
-    Array.isArray(v) ? v.slice(0, 2).map(cut) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)])) : v;
+    Array.isArray(v)
+      ? v.slice(0, 2).map((element) => cut(element))
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)]))
+        : v;
   const out: Record<string, unknown[]> = {};
   const shapes = new Set<string>();
   for (const o of seen) {

@@ -16,7 +16,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 
 export type Encoding = 'json' | 'protobuf';
-export type Form = 'attributes' | 'events';
+/** Messages as span attributes (current semconv), as span events, or as OpenLLMetry's indexed attributes (40+ a span). */
+export type Form = 'attributes' | 'events' | 'indexed';
 
 export interface Target {
   url: string;
@@ -73,6 +74,40 @@ export const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 export const CALL = { id: 'call_1', name: 'lookup_order', arguments: { order_id: '1234' } };
 export const RESULT = { status: 'delivered', total: 42.5 };
 
+/** Attributes an instrumented app adds beside the messages (request options, usage, its own), up to `n` of them. */
+function padding(n: number): Record<string, string | number | boolean> {
+  return Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [`app.request.option_${String(i).padStart(2, '0')}`, i % 3 === 0 ? i : `value ${i}`]),
+  );
+}
+
+/** OpenLLMetry's attribute form: `gen_ai.prompt.N.*` in, `gen_ai.completion.0.*` out, model and usage beside them. */
+function indexedAttributes(prompt: { role: string; content: string; call?: boolean; toolCallId?: string }[], completion: Record<string, string>) {
+  const attrs: Record<string, string | number | boolean> = {
+    'gen_ai.system': 'openai',
+    'llm.request.type': 'chat',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.usage.prompt_tokens': 182,
+    'gen_ai.usage.completion_tokens': 14,
+    'llm.usage.total_tokens': 196,
+    'gen_ai.request.temperature': 0.2,
+    'llm.is_streaming': false,
+  };
+  prompt.forEach((m, i) => {
+    attrs[`gen_ai.prompt.${i}.role`] = m.role;
+    attrs[`gen_ai.prompt.${i}.content`] = m.content;
+    if (m.call) {
+      attrs[`gen_ai.prompt.${i}.tool_calls.0.id`] = CALL.id;
+      attrs[`gen_ai.prompt.${i}.tool_calls.0.name`] = CALL.name;
+      attrs[`gen_ai.prompt.${i}.tool_calls.0.arguments`] = JSON.stringify(CALL.arguments);
+    }
+    if (m.toolCallId) attrs[`gen_ai.prompt.${i}.tool_call_id`] = m.toolCallId;
+  });
+  for (const [k, v] of Object.entries(completion)) attrs[`gen_ai.completion.0.${k}`] = v;
+  // The messages end up past the 20th attribute, among 42 or more: what real exporters send.
+  return { ...padding(Math.max(0, 42 - Object.keys(attrs).length - 3)), ...attrs };
+}
+
 /**
  * One agent run as an instrumented app records it: an invoke_agent span around two chat spans and an execute_tool span,
  * whose HTTP client span is no agent traffic; the chat spans carry their messages as attributes or as events.
@@ -92,7 +127,23 @@ function recordAgentRun(tracer: Tracer, form: Form, conversation: string): strin
   const toolCallPart = { type: 'tool_call', ...CALL };
 
   const chat1 = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, startTime: at(10), attributes: chatAttrs }, ctx);
-  if (form === 'attributes') {
+  if (form === 'indexed') {
+    chat1.setAttributes(
+      indexedAttributes(
+        [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: USER },
+        ],
+        {
+          role: 'assistant',
+          finish_reason: 'tool_calls',
+          'tool_calls.0.id': CALL.id,
+          'tool_calls.0.name': CALL.name,
+          'tool_calls.0.arguments': JSON.stringify(CALL.arguments),
+        },
+      ),
+    );
+  } else if (form === 'attributes') {
     chat1.setAttributes({
       'gen_ai.input.messages': JSON.stringify([
         { role: 'system', parts: [{ type: 'text', content: SYSTEM }] },
@@ -135,7 +186,19 @@ function recordAgentRun(tracer: Tracer, form: Form, conversation: string): strin
   tool.end(at(530));
 
   const chat2 = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, startTime: at(540), attributes: chatAttrs }, ctx);
-  if (form === 'attributes') {
+  if (form === 'indexed') {
+    chat2.setAttributes(
+      indexedAttributes(
+        [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: USER },
+          { role: 'assistant', content: '', call: true },
+          { role: 'tool', content: JSON.stringify(RESULT), toolCallId: CALL.id },
+        ],
+        { role: 'assistant', content: FINAL, finish_reason: 'stop' },
+      ),
+    );
+  } else if (form === 'attributes') {
     chat2.setAttributes({
       'gen_ai.input.messages': JSON.stringify([
         { role: 'system', parts: [{ type: 'text', content: SYSTEM }] },

@@ -144,7 +144,7 @@ describe('POST /v1/webhooks/{webhook_id}/recover', () => {
     const recovered = r.requests.slice(12);
     expect(recovered).toHaveLength(3);
     expect(countBy(recovered, 'webhook-id')).toEqual(Object.fromEntries(deliveryIds.map((id) => [id, 1])));
-    expect(recovered.map(traceOf)).toEqual(traceIds);
+    expect(recovered.map((element) => traceOf(element))).toEqual(traceIds);
     for (const q of recovered)
       expect(() => new Webhook(hook.secret).verify(q.rawBody.toString('utf8'), q.headers as Record<string, string>)).not.toThrow();
     expect(again.body).toEqual({ queued: 0 });
@@ -182,7 +182,7 @@ describe('POST /v1/webhooks/{webhook_id}/recover', () => {
     expect(replayed.status).toBe(202);
     expect(replayed.body).toEqual({ queued: 2 });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(r.requests.slice(before).map(traceOf)).toEqual(later);
+    expect(r.requests.slice(before).map((element) => traceOf(element))).toEqual(later);
   });
 
   it('answers 422 for a since in the future, over 7 days ago, missing or not a timestamp; 409 when paused; 404 for foreign ids', async () => {

@@ -255,7 +255,7 @@ export class DynamoBatchesRepo implements BatchesRepo {
           ExclusiveStartKey: page.after,
         })
       : await queryListing(keys.batchListPk(projectId), page, byBranch);
-    return { items: res.items.map(listingFromItem), last: res.last };
+    return { items: res.items.map((element) => listingFromItem(element)), last: res.last };
   }
 
   async latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null> {

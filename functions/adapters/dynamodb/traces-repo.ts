@@ -255,7 +255,7 @@ export class DynamoTracesRepo implements TracesRepo {
           ? Array.from({ length: old.steps.count }, (_, n) => keys.traceChunk(projectId, tid, old.steps!.tag, n))
           : []),
       ];
-      await batchWrite(stale.map(deleteRequest)).catch(() => undefined);
+      await batchWrite(stale.map((element) => deleteRequest(element))).catch(() => undefined);
     }
     return true;
   }
@@ -273,6 +273,6 @@ export class DynamoTracesRepo implements TracesRepo {
         ? Array.from({ length: mine.steps.count }, (_, n) => keys.traceChunk(projectId, tid, mine.steps!.tag, n))
         : []),
     ];
-    await batchWrite(doomed.map(deleteRequest)).catch(() => undefined);
+    await batchWrite(doomed.map((element) => deleteRequest(element))).catch(() => undefined);
   }
 }

@@ -72,7 +72,7 @@ export class DynamoWebhookDeliveries {
       Limit: page.limit,
       ExclusiveStartKey: page.after,
     });
-    return { items: res.items.map(logEntry), last: res.last };
+    return { items: res.items.map((element) => logEntry(element)), last: res.last };
   }
 
   async getDelivery(projectId: string, webhookId: string, deliveryId: string, nowEpoch: number): Promise<StoredDelivery | null> {
@@ -95,7 +95,7 @@ export class DynamoWebhookDeliveries {
       ScanIndexForward: true,
       ConsistentRead: true,
     });
-    return items.map(storedDelivery);
+    return items.map((element) => storedDelivery(element));
   }
 
   /** Read, append, write under the version read: concurrent resends of one entry each land, none overwrites another. */

@@ -48,9 +48,13 @@ export function resultTexts(message: StepMessage): string[] {
       const parsed = tryJson(value);
       if (parsed !== undefined) walk(parsed);
     } else if (Array.isArray(value)) {
-      value.forEach(walk);
+      value.forEach((element) => {
+        walk(element);
+      });
     } else if (value && typeof value === 'object') {
-      Object.values(value).forEach(walk);
+      Object.values(value).forEach((element) => {
+        walk(element);
+      });
     }
   };
   walk(message.content);

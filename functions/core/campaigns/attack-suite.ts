@@ -64,7 +64,7 @@ export function attackIssues(c: CampaignInput, limits: AttackLimits): AttackIssu
       message: 'a recorded target cannot take mutations (attack_suite expands into mutations): a recording cannot react',
     });
   }
-  const generated = new Set(INJECTION_TEMPLATES.map(attackMutationId));
+  const generated = new Set(INJECTION_TEMPLATES.map((element) => attackMutationId(element)));
   c.mutations.forEach((m, i) => {
     if (generated.has(m.id)) {
       issues.push({ path: ['mutations', i, 'id'], message: `mutation id ${m.id} is one attack_suite generates: rename it or drop attack_suite` });

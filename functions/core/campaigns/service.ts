@@ -38,7 +38,7 @@ export async function getCampaign(deps: Deps, projectId: string, campaignId: str
 
 export async function listCampaigns(deps: Deps, projectId: string, page: PageRequest) {
   const res = await deps.campaigns.list(projectId, page);
-  return { items: res.items.map(redactCampaign), last: res.last };
+  return { items: res.items.map((element) => redactCampaign(element)), last: res.last };
 }
 
 export interface EvalSetView {

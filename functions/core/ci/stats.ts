@@ -36,9 +36,9 @@ export interface ScenarioStats {
 }
 
 export function scenarioStats(cells: readonly CellStat[]): ScenarioStats {
-  const flakyCells = cells.filter(isFlaky).length;
+  const flakyCells = cells.filter((element) => isFlaky(element)).length;
   return {
-    pass_hat_k: cells.length === 0 ? 0 : cells.filter(allPassed).length / cells.length,
+    pass_hat_k: cells.length === 0 ? 0 : cells.filter((element) => allPassed(element)).length / cells.length,
     flaky_cells: flakyCells,
     flaky: flakyCells > 0,
   };
@@ -59,8 +59,8 @@ export function batchStats(runs: readonly { cells: readonly CellStat[] }[], pass
   let flaky = 0;
   for (const r of runs) {
     cells += r.cells.length;
-    allPass += r.cells.filter(allPassed).length;
-    if (r.cells.some(isFlaky)) flaky += 1;
+    allPass += r.cells.filter((element) => allPassed(element)).length;
+    if (r.cells.some((element) => isFlaky(element))) flaky += 1;
   }
   return { flaky_count: flaky, pass_hat_k: cells === 0 ? 0 : allPass / cells, pass_rate_interval: wilsonInterval(passedAttempts, attempts) };
 }

@@ -164,10 +164,11 @@ export async function listBatchScenarios(deps: Deps, projectId: string, batchId:
     const next = offset + slice.length;
     return { items, last: next < batch.run_ids.length ? { o: next } : undefined };
   }
+  const keep = SCENARIO_FILTERS[filter.status];
   const [markers, byRun] = await Promise.all([deps.batches.listMarkers(projectId, batchId), comparisons]);
   const matching = inRunOrder(batch.run_ids, markers)
     .map((m) => scenarioView(deps, m, byRun.get(m.run_id)))
-    .filter(SCENARIO_FILTERS[filter.status]);
+    .filter((scenario) => keep(scenario));
   const items = matching.slice(offset, offset + page.limit);
   const next = offset + items.length;
   return { items, last: next < matching.length ? { o: next } : undefined };

@@ -77,7 +77,7 @@ export function scoringContext(
     criteria: campaign?.criteria ?? [],
     policies: campaign?.policies ?? [],
     detectors: campaign?.security.detectors ?? [],
-    attempts: [...attempts].sort((x, y) => x.attempt - y.attempt).map(toAttemptScore),
+    attempts: [...attempts].sort((x, y) => x.attempt - y.attempt).map((element) => toAttemptScore(element)),
     judge_calls: attempts.reduce((n, a) => n + (a.judge_calls ?? 0), 0),
     judge_cache_hits: attempts.reduce((n, a) => n + (a.judge_cache_hits ?? 0), 0),
     judge_prompt_version: campaign?.judge ? JUDGE_PROMPT_VERSION : null,

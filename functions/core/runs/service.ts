@@ -102,5 +102,5 @@ export function runView(run: Run) {
 
 export async function listRuns(deps: Deps, projectId: string, filter: RunFilter, page: PageRequest) {
   const res = await deps.runs.list(projectId, filter, page);
-  return { items: res.items.map(runView), last: res.last };
+  return { items: res.items.map((element) => runView(element)), last: res.last };
 }

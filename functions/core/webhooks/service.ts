@@ -48,7 +48,7 @@ export async function createWebhook(deps: WebhookServiceDeps, projectId: string,
 /** GET /v1/webhooks: newest first, without secrets. */
 export async function listWebhooks(deps: WebhookServiceDeps, projectId: string, page: PageRequest): Promise<StorePage<WebhookView>> {
   const res = await deps.webhooks.list(projectId, page);
-  return { items: res.items.map(toView), last: res.last };
+  return { items: res.items.map((element) => toView(element)), last: res.last };
 }
 
 /** GET /v1/webhooks/{id}: malformed and unknown ids are both 404. */

@@ -18,19 +18,19 @@ const KB = 1024;
 
 describe('payloadChunks', () => {
   it('bills each started 64 KB of a payload, and at least one', () => {
-    expect([0, 1, 64 * KB, 64 * KB + 1, 256 * KB, 256 * KB + 1].map(payloadChunks)).toEqual([1, 1, 1, 2, 4, 5]);
+    expect([0, 1, 64 * KB, 64 * KB + 1, 256 * KB, 256 * KB + 1].map((element) => payloadChunks(element))).toEqual([1, 1, 1, 2, 4, 5]);
   });
 });
 
 describe('billedMs', () => {
   it('rounds each invocation up to the next ms, at least 1 ms', () => {
-    expect([0, 0.2, 1, 1.0001, 12.5, 300].map(billedMs)).toEqual([1, 1, 1, 2, 13, 300]);
+    expect([0, 0.2, 1, 1.0001, 12.5, 300].map((element) => billedMs(element))).toEqual([1, 1, 1, 2, 13, 300]);
   });
 });
 
 describe('writeUnitsFor', () => {
   it('bills 1 KB per write unit, rounded up, at least one', () => {
-    expect([0, 1, KB, KB + 1, 3.5 * KB].map(writeUnitsFor)).toEqual([1, 1, 1, 2, 4]);
+    expect([0, 1, KB, KB + 1, 3.5 * KB].map((element) => writeUnitsFor(element))).toEqual([1, 1, 1, 2, 4]);
   });
 });
 

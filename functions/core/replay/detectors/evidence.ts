@@ -31,7 +31,7 @@ function tagText(ch: string): string {
  */
 export function revealHidden(text: string): string {
   if (!HIDDEN_TAGS.test(text)) return text;
-  return text.replace(HIDDEN_TAG_RUN, (run) => `[hidden: ${[...run].map(tagText).join('')}]`);
+  return text.replace(HIDDEN_TAG_RUN, (run) => `[hidden: ${[...run].map((element) => tagText(element)).join('')}]`);
 }
 
 /**

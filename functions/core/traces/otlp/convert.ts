@@ -39,8 +39,11 @@ export function convertTrace(traceId: string, spans: Span[]): Record<string, unk
     for (const s of byStart) if (hasMessages(s)) kinds.set(s, 'llm');
   }
   const { llms, tools } = dropNested(byStart, kinds);
-  const execs = tools.map(toolExec);
-  const steps = buildSteps(llms.map(llmView), execs);
+  const execs = tools.map((element) => toolExec(element));
+  const steps = buildSteps(
+    llms.map((element) => llmView(element)),
+    execs,
+  );
 
   const spanIds = new Set(spans.map((s) => s.spanId));
   const root = byStart.find((s) => !s.parentId || !spanIds.has(s.parentId));

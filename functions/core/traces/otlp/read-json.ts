@@ -1,6 +1,6 @@
 // Reading OTLP/JSON (and protobuf exports already turned into the same shape by read-proto.ts) into Span records.
 import type { Attrs, Span } from './types';
-import { arr, isObj, str } from './util';
+import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP, arr, isObj, str } from './util';
 
 /** The resource attributes the converter reads; the others are not kept with the spans. */
 const RESOURCE_KEYS = ['service.name', 'service.version'];
@@ -45,9 +45,9 @@ function readSpan(raw: unknown, resource: Attrs): Span | undefined {
     attrs: decodeAttrs(raw.attributes),
     resource,
     events: arr(raw.events)
-      .filter(isObj)
+      .filter((element) => isObj(element))
       .map((e) => {
-        const body = decodeValue(e.body);
+        const body = decodeValue(e.body, 0);
         return { name: str(e.name) ?? '', ...opt('time', nanos(e.timeUnixNano)), attrs: decodeAttrs(e.attributes), ...opt('body', body) };
       }),
     isError: code === 2 || code === '2' || code === 'STATUS_CODE_ERROR' || code === 'ERROR',
@@ -74,17 +74,23 @@ function hexId(v: unknown): string | undefined {
 
 /** OTLP attributes are `[{key, value: AnyValue}]`; a plain object map is accepted too. */
 export function decodeAttrs(raw: unknown): Attrs {
+  return attrsAt(raw, 0);
+}
+
+/** Attributes whose values sit `depth` AnyValue levels deep (0 for a span's own). */
+function attrsAt(raw: unknown, depth: number): Attrs {
   const out: Attrs = {};
   if (Array.isArray(raw)) {
-    for (const kv of raw) if (isObj(kv) && typeof kv.key === 'string') out[kv.key] = decodeValue(kv.value);
+    for (const kv of raw) if (isObj(kv) && typeof kv.key === 'string') out[kv.key] = decodeValue(kv.value, depth);
   } else if (isObj(raw)) {
-    for (const [key, value] of Object.entries(raw)) out[key] = decodeValue(value);
+    for (const [key, value] of Object.entries(raw)) out[key] = decodeValue(value, depth);
   }
   return out;
 }
 
-function decodeValue(v: unknown): unknown {
+function decodeValue(v: unknown, depth: number): unknown {
   if (!isObj(v)) return v;
+  if (depth >= MAX_VALUE_DEPTH) return NESTED_TOO_DEEP;
   if ('stringValue' in v) return typeof v.stringValue === 'string' ? v.stringValue : String(v.stringValue ?? '');
   if ('boolValue' in v) return v.boolValue === true || v.boolValue === 'true';
   if ('intValue' in v) {
@@ -93,8 +99,8 @@ function decodeValue(v: unknown): unknown {
     return Number.isSafeInteger(n) ? n : String(v.intValue);
   }
   if ('doubleValue' in v) return Number(v.doubleValue);
-  if ('arrayValue' in v) return arr(isObj(v.arrayValue) ? v.arrayValue.values : undefined).map(decodeValue);
-  if ('kvlistValue' in v) return decodeAttrs(isObj(v.kvlistValue) ? v.kvlistValue.values : undefined);
+  if ('arrayValue' in v) return arr(isObj(v.arrayValue) ? v.arrayValue.values : undefined).map((x) => decodeValue(x, depth + 1));
+  if ('kvlistValue' in v) return attrsAt(isObj(v.kvlistValue) ? v.kvlistValue.values : undefined, depth + 1);
   if ('bytesValue' in v) return str(v.bytesValue);
   return v;
 }

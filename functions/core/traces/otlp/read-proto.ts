@@ -2,10 +2,9 @@
 // The message definitions are the official .proto files (proto/), compiled into a JSON descriptor the bundle carries.
 import { Root, type INamespace, type Message, type Type } from 'protobufjs/light';
 import descriptor from './proto/trace-service.json';
+import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP } from './util';
 
 const PACKAGE = 'opentelemetry.proto.collector.trace.v1';
-/** AnyValue nesting kept; deeper values become a marker string, so the decoded body stays within the route's depth limit. */
-const MAX_VALUE_DEPTH = 20;
 
 let types: { request: Type; response: Type } | undefined;
 
@@ -23,7 +22,7 @@ type Json = Record<string, unknown>;
 /** Decodes a protobuf ExportTraceServiceRequest; throws (protobufjs's error) when the bytes are not one. */
 export function decodeExportRequest(bytes: Uint8Array): { resourceSpans: Json[] } {
   const message = messageTypes().request.decode(bytes) as Decoded;
-  return { resourceSpans: list(message.resourceSpans).map(resourceSpans) };
+  return { resourceSpans: list(message.resourceSpans).map((element) => resourceSpans(element)) };
 }
 
 /** Encodes an ExportTraceServiceResponse; without rejections or a message it is empty (partial_success unset). */
@@ -39,8 +38,8 @@ function list(v: unknown): Decoded[] {
 function resourceSpans(rs: Decoded): Json {
   const resource = rs.resource as Decoded | null | undefined;
   return {
-    resource: { attributes: list(resource?.attributes).map(keyValue) },
-    scopeSpans: list(rs.scopeSpans).map((scope) => ({ spans: list(scope.spans).map(span) })),
+    resource: { attributes: list(resource?.attributes).map((kv) => keyValue(kv)) },
+    scopeSpans: list(rs.scopeSpans).map((scope) => ({ spans: list(scope.spans).map((element) => span(element)) })),
   };
 }
 
@@ -53,11 +52,11 @@ function span(s: Decoded): Json {
     name: typeof s.name === 'string' ? s.name : '',
     ...time('startTimeUnixNano', s.startTimeUnixNano),
     ...time('endTimeUnixNano', s.endTimeUnixNano),
-    attributes: list(s.attributes).map(keyValue),
+    attributes: list(s.attributes).map((kv) => keyValue(kv)),
     events: list(s.events).map((e) => ({
       name: typeof e.name === 'string' ? e.name : '',
       ...time('timeUnixNano', e.timeUnixNano),
-      attributes: list(e.attributes).map(keyValue),
+      attributes: list(e.attributes).map((kv) => keyValue(kv)),
     })),
     ...(status ? { status: { code: Number(status.code ?? 0), ...(status.message ? { message: status.message } : {}) } } : {}),
   };
@@ -70,7 +69,7 @@ function keyValue(kv: Decoded, depth = 0): Json {
 /** AnyValue as OTLP/JSON writes it: int64 as a decimal string, bytes in base64, non-finite doubles as strings. */
 function anyValue(v: Decoded | null | undefined, depth: number): Json {
   if (!v) return {};
-  if (depth >= MAX_VALUE_DEPTH) return { stringValue: '[nested too deep]' };
+  if (depth >= MAX_VALUE_DEPTH) return { stringValue: NESTED_TOO_DEEP };
   switch (v.value) {
     case 'stringValue':
       return { stringValue: v.stringValue };

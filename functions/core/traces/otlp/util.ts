@@ -1,6 +1,13 @@
 // Small total helpers for reading loosely typed OTLP input: they never throw on odd values.
 import type { Attrs } from './types';
 
+/**
+ * AnyValue nesting kept by both readers (OTLP/JSON and protobuf, which must read any export the same); a value nested
+ * deeper becomes this marker, so a decoded protobuf body stays within the route's JSON depth limit.
+ */
+export const MAX_VALUE_DEPTH = 20;
+export const NESTED_TOO_DEEP = '[nested too deep]';
+
 export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

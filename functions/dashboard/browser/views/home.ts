@@ -117,7 +117,7 @@ export function homeView(): Promise<void> {
           { label: 'Eval-set traces', num: true },
           'Created',
         ],
-        campaigns.map(campaignRow),
+        campaigns.map((element) => campaignRow(element)),
         'No campaigns yet.',
       ),
     ]);

@@ -57,7 +57,7 @@ function cellFailed(c: ScenarioCell): boolean {
 
 /** The failing cells of a scenario in one line: `mutation passed/total`, at most three, then a count. */
 function failingSummary(s: Scenario): Child {
-  const failing = (s.cells || []).filter(cellFailed);
+  const failing = (s.cells || []).filter((element) => cellFailed(element));
   if (!failing.length) return h('span', { class: 'muted' }, s.cells?.length ? 'none' : '-');
   const shown = failing.slice(0, 3).map((c, i) => [i ? ', ' : '', cellMutation(c), ` ${passes(c)}`]);
   return [shown, failing.length > 3 ? ` and ${failing.length - 3} more` : ''];

@@ -36,7 +36,7 @@ export function webhooksView(): Promise<void> {
       table(
         'Webhooks of this project, newest first',
         ['URL', 'Description', 'Events', 'State', 'Last delivery', 'Last error', 'Created'],
-        hooks.map(webhookRow),
+        hooks.map((element) => webhookRow(element)),
         'No webhook yet. Register one with POST /v1/webhooks.',
       ),
     ]);

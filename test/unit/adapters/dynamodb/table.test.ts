@@ -221,7 +221,7 @@ describe('batchWrite', () => {
     const send = jest.spyOn(doc(), 'send');
     try {
       // Act
-      await batchWrite(items.map(putRequest));
+      await batchWrite(items.map((element) => putRequest(element)));
       const written = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
       await batchWrite(items.map(({ pk: p, sk }) => deleteRequest({ pk: p, sk })));
       const left = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
@@ -260,7 +260,7 @@ describe('batchGet', () => {
     // Prepare
     const pk = `T#${randomUUID()}`;
     const items = Array.from({ length: 130 }, (_, i) => ({ pk, sk: `I#${String(i).padStart(3, '0')}`, i, bulky: 'x'.repeat(100) }));
-    await batchWrite(items.map(putRequest));
+    await batchWrite(items.map((element) => putRequest(element)));
     const send = jest.spyOn(doc(), 'send');
     try {
       // Act

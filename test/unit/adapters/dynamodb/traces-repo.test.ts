@@ -170,7 +170,7 @@ describe('DynamoTracesRepo', () => {
     const second = await repo.list(pid, { limit: 2, after: first.last });
     const third = await repo.list(pid, { limit: 2, after: second.last });
     // Assess
-    const newestFirst = [...traces].reverse().map(summaryOf);
+    const newestFirst = [...traces].reverse().map((element) => summaryOf(element));
     expect(first.items).toEqual(newestFirst.slice(0, 2));
     expect(second.items).toEqual(newestFirst.slice(2, 4));
     expect(third.items).toEqual(newestFirst.slice(4));

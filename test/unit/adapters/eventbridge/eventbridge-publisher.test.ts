@@ -75,7 +75,7 @@ describe('EventBridgePublisher', () => {
       .resolvesOnce({ FailedEntryCount: 0, Entries: [{ EventId: 'b' }, { EventId: 'd' }] });
     const sleeps: number[] = [];
 
-    await new EventBridgePublisher({ client, sleep: async (ms) => void sleeps.push(ms) }).publish([1, 2, 3, 4].map(event));
+    await new EventBridgePublisher({ client, sleep: async (ms) => void sleeps.push(ms) }).publish([1, 2, 3, 4].map((element) => event(element)));
 
     expect(sentEntries(1).map((e) => JSON.parse(e.Detail!).id)).toEqual(['evt-2', 'evt-4']);
     expect(sleeps).toEqual([100]);

@@ -131,7 +131,7 @@ describe('campaign schema with templates and attack_suite', () => {
 
   it('refuses an expansion past the attempts per run limit, counting the suite', () => {
     // Prepare: (1 + 4) x 20 = 100 without the suite, (1 + 4 + 6) x 20 = 220 with it
-    const mutations = ['a', 'b', 'c', 'd'].map(toolError);
+    const mutations = ['a', 'b', 'c', 'd'].map((element) => toolError(element));
     // Act
     const issues = issuesOf({ repeats: 20, mutations, attack_suite: SUITE });
     // Assess

@@ -88,7 +88,7 @@ describe('injection templates', () => {
     const texts = INJECTION_TEMPLATES.map((t) => renderTemplate(t, GOAL, CANARY));
     // Assess
     expect(new Set(texts).size).toBe(INJECTION_TEMPLATES.length);
-    expect(new Set(texts.map(readable)).size).toBe(INJECTION_TEMPLATES.length);
+    expect(new Set(texts.map((element) => readable(element))).size).toBe(INJECTION_TEMPLATES.length);
   });
 
   it('changes only where the canary is when the canary changes', () => {

@@ -281,7 +281,7 @@ describe('security events', () => {
   });
 
   it('map risk scores to levels', () => {
-    expect([0.1, 0.4, 0.7, 0.9].map(riskLevel)).toEqual(['low', 'medium', 'high', 'critical']);
+    expect([0.1, 0.4, 0.7, 0.9].map((element) => riskLevel(element))).toEqual(['low', 'medium', 'high', 'critical']);
   });
 });
 

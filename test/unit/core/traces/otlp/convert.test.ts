@@ -165,7 +165,7 @@ describe('convertOtlp', () => {
       { role: 'user', content: 'What are your opening hours?' },
       { role: 'user', content: 'Do you ship to Canada?' },
     ]);
-    expect(traces.map(roles)).toEqual([
+    expect(traces.map((element) => roles(element))).toEqual([
       ['user', 'assistant'],
       ['user', 'assistant'],
     ]);
@@ -418,7 +418,7 @@ describe('convertOtlp', () => {
     const junk = [null, 0, -1, '', 'x', '{', '[{"type":"text"}]', {}, [], true, { stringValue: 5 }, { intValue: 'nan' }];
     const corrupt = (node: unknown): unknown => {
       if (random() < 0.04) return junk[Math.floor(random() * junk.length)];
-      if (Array.isArray(node)) return node.map(corrupt);
+      if (Array.isArray(node)) return node.map((element) => corrupt(element));
       if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, corrupt(v)]));
       return node;
     };
