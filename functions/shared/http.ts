@@ -215,7 +215,9 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
 
     const idemKey = headers['idempotency-key'];
     if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
-      const request: IdempotentRequest = { projectId, method: event.httpMethod, route: opts.name, params, query, body };
+      // A route without a body schema ignores any body sent; its text still tells two requests apart.
+      const sent = opts.body ? body : rawBody(event) || null;
+      const request: IdempotentRequest = { projectId, method: event.httpMethod, route: opts.name, params, query, body: sent };
       return withIdempotency(deps, request, idemKey, opts.secretFields ?? [], requestId, inProgressMs(context), run);
     }
     const result = await run();

@@ -151,6 +151,17 @@ describe('Idempotency-Key in the HTTP chain', () => {
     expect(ran[thing]).toBe(1);
   });
 
+  it('tells apart the bodies sent to a route without a body schema (it ignores them, the key does not)', async () => {
+    const [project, key, thing] = [randomUUID(), randomUUID(), randomUUID()];
+    const call = { project, key, path: `/v1/things/${thing}/act`, params: { thing_id: thing } };
+    const first = await send(act, { ...call, body: { note: 'one' } });
+    expect((await send(act, { ...call, body: { note: 'one' } })).replayed).toBe(true);
+    const other = await send(act, { ...call, body: { note: 'two' } });
+    expect(first.status).toBe(200);
+    expect(other.status).toBe(409);
+    expect(ran[thing]).toBe(1);
+  });
+
   it('keeps keys per project: the same key on the same path in two projects runs twice', async () => {
     const [key, thing] = [randomUUID(), randomUUID()];
     const one = await actOn(randomUUID(), key, thing);
