@@ -85,7 +85,12 @@ export function errorStatuses(r: OpenApiRoute): Record<number, string> {
   if (r.body) add(400, 'invalid_json: the body is not JSON, or not a JSON object');
   if (r.auth) add(401, 'unauthorized: missing or unknown X-API-Key, a key of another project, or a missing or malformed X-Project-Id');
   if (params) add(404, 'not_found: no such resource in this project (unknown id, an id of another project, or a malformed id)');
-  if (idempotent) add(409, 'idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running');
+  if (idempotent) {
+    add(
+      409,
+      'idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running',
+    );
+  }
   if (r.body) add(413, `payload_too_large: the body exceeds ${kib(r.maxBodyBytes ?? 256 * 1024)}`);
   if (r.body) add(415, 'unsupported_media_type: a body without Content-Type: application/json');
   const invalid = [
@@ -231,7 +236,8 @@ export function openApiDocument(routes: readonly OpenApiRoute[], serverUrl?: str
           param: {
             name: 'Idempotency-Key',
             in: 'header',
-            description: 'Within 24 h, the same key with the same body returns the first answer again; with another body, 409.',
+            description:
+              'Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409.',
           },
         }),
     );

@@ -2,7 +2,10 @@
 import { rotateWebhookSecret } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'POST /v1/webhooks/{webhook_id}/rotate-secret' }, async ({ deps, projectId, params }) => ({
-  status: 200,
-  body: await rotateWebhookSecret(deps, projectId, params.webhook_id),
-}));
+export const handler = route(
+  { name: 'POST /v1/webhooks/{webhook_id}/rotate-secret', secretFields: ['secret'] },
+  async ({ deps, projectId, params }) => ({
+    status: 200,
+    body: await rotateWebhookSecret(deps, projectId, params.webhook_id),
+  }),
+);

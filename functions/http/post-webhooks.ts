@@ -3,7 +3,10 @@ import { webhookCreateSchema } from '../core/webhooks/schema';
 import { createWebhook } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'POST /v1/webhooks', body: webhookCreateSchema }, async ({ body, deps, projectId }) => ({
-  status: 201,
-  body: await createWebhook(deps, projectId, body),
-}));
+export const handler = route(
+  { name: 'POST /v1/webhooks', body: webhookCreateSchema, secretFields: ['secret'] },
+  async ({ body, deps, projectId }) => ({
+    status: 201,
+    body: await createWebhook(deps, projectId, body),
+  }),
+);

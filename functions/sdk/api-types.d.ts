@@ -2744,8 +2744,13 @@ export interface components {
       description: string | null;
       /** Format: date-time */
       created_at: string;
-      /** @description whsec_ + base64 of 32 random bytes; returned once. */
-      secret: string;
+      /** @description whsec_ + base64 of 32 random bytes; returned once. null only in an Idempotency-Key replay (Idempotent-Replayed: true), which never holds the secret: rotate it to get a new one. */
+      secret: string | null;
+      /**
+       * @description Present (true) only in an Idempotency-Key replay: the secret was shown by the first answer and is not kept.
+       * @enum {boolean}
+       */
+      secret_withheld?: true;
     };
     WebhookCreate: {
       /**
@@ -2821,7 +2826,13 @@ export interface components {
     };
     WebhookSecret: {
       webhook_id: string;
-      secret: string;
+      /** @description whsec_ + base64 of 32 random bytes; returned once. null only in an Idempotency-Key replay (Idempotent-Replayed: true), which never holds the secret: rotate it to get a new one. */
+      secret: string | null;
+      /**
+       * @description Present (true) only in an Idempotency-Key replay: the secret was shown by the first answer and is not kept.
+       * @enum {boolean}
+       */
+      secret_withheld?: true;
     };
     DeliveryList: {
       items: components['schemas']['Delivery'][];
@@ -2889,7 +2900,7 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+    /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
     IdempotencyKey: components['schemas']['IdempotencyKey'];
     /** @description Page size, 1-100 (default 50). */
     Limit: components['schemas']['Limit'];
@@ -3087,7 +3098,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3141,7 +3152,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running; conflict: the trace_id exists with different content */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running; conflict: the trace_id exists with different content */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3387,7 +3398,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -3428,7 +3439,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3793,7 +3804,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -3847,7 +3858,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4018,7 +4029,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -4068,7 +4079,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4488,7 +4499,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -4538,7 +4549,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5049,7 +5060,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -5090,7 +5101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5453,7 +5464,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -5493,7 +5504,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5652,7 +5663,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -5694,7 +5705,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running; webhook_paused: resume the webhook first; event_unavailable: the event of this delivery was not kept */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running; webhook_paused: resume the webhook first; event_unavailable: the event of this delivery was not kept */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5758,7 +5769,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -5811,7 +5822,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running; webhook_paused: resume the webhook first */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running; webhook_paused: resume the webhook first */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5893,7 +5904,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Within 24 h, the same key with the same body returns the first answer again; with another body, 409. */
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -5933,7 +5944,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description idempotency_conflict: this Idempotency-Key was used with another body, or its first request is still running */
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
       409: {
         headers: {
           [name: string]: unknown;

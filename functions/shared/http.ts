@@ -9,7 +9,6 @@ import type { ZodMiniType as ZodType } from 'zod/mini';
 import type { $ZodError as ZodError, output } from 'zod/v4/core';
 import {
   AppError,
-  ConflictError,
   InternalError,
   InvalidJsonError,
   NotFoundError,
@@ -23,12 +22,13 @@ import {
   type ErrorDetail,
 } from '../core/errors';
 import { isUuid } from '../core/ids';
-import { canonicalJson, findJsonProblem, sha256Hex } from '../core/json';
+import { findJsonProblem } from '../core/json';
 import { isThrottlingError, isTransientError } from '../adapters/errors';
 import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
 import type { Deps, PageRequest } from '../ports';
 import { decodeCursor } from './cursor';
 import { getDeps } from './deps';
+import { answerExisting, completedExpiry, inProgressMs, requestFingerprint, storedBody, type IdempotentRequest } from './idempotency';
 import { logger } from './logger';
 
 export interface RouteContext<B> {
@@ -70,14 +70,14 @@ export interface RouteOptions<S extends ZodType | undefined> {
    * then like a JSON body: an object within `maxDepth`, then `body`), or throws an AppError.
    */
   readBody?: (raw: Buffer, headers: Record<string, string>) => unknown;
+  /**
+   * Top-level fields of the answer that hold a secret shown once (a webhook's signing secret). The Idempotency-Key
+   * record keeps the answer without them: a replay carries each as null with `<field>_withheld: true`.
+   */
+  secretFields?: readonly string[];
 }
 
 type Body<S> = S extends ZodType ? output<S> : undefined;
-
-/** A completed response is kept (and replayed for the same key) this long: SPEC section 2. */
-const IDEMPOTENCY_TTL_S = 24 * 3600;
-/** An in-progress claim without a Lambda context to bound it (tests, scripts) expires after this long. */
-const IN_PROGRESS_FALLBACK_MS = 30_000;
 
 /** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
 export function zodDetails(error: ZodError): ErrorDetail[] {
@@ -215,7 +215,10 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
 
     const idemKey = headers['idempotency-key'];
     if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
-      return withIdempotency(deps, projectId, opts.name, idemKey, body, requestId, inProgressMs(context), run);
+      // A route without a body schema ignores any body sent; its text still tells two requests apart.
+      const sent = opts.body ? body : rawBody(event) || null;
+      const request: IdempotentRequest = { projectId, method: event.httpMethod, route: opts.name, params, query, body: sent };
+      return withIdempotency(deps, request, idemKey, opts.secretFields ?? [], requestId, inProgressMs(context), run);
     }
     const result = await run();
     return json(result.status, result.body, result.headers);
@@ -246,35 +249,12 @@ function checkJson(body: unknown, maxDepth: number): void {
   }
 }
 
-/**
- * The idempotency store keeps a response body as text: a binary one is kept as a marker, its Content-Type and base64,
- * which no JSON text can start with.
- */
-const BINARY_MARK = '\u0000base64:';
-
-function storedBody(response: APIGatewayProxyResult): string {
-  if (!response.isBase64Encoded) return response.body;
-  return `${BINARY_MARK}${response.headers?.['Content-Type'] ?? 'application/octet-stream'}\n${response.body}`;
-}
-
-function replayed(status: number, stored: string): APIGatewayProxyResult {
-  const headers = { 'Idempotent-Replayed': 'true' };
-  if (!stored.startsWith(BINARY_MARK)) return { statusCode: status, headers: { 'Content-Type': 'application/json', ...headers }, body: stored };
-  const newline = stored.indexOf('\n');
-  return {
-    statusCode: status,
-    headers: { 'Content-Type': stored.slice(BINARY_MARK.length, newline), ...headers },
-    body: stored.slice(newline + 1),
-    isBase64Encoded: true,
-  };
-}
-
+/** Runs a POST under its Idempotency-Key: the first request with a key runs, the same request again is replayed. */
 async function withIdempotency(
   deps: Deps,
-  projectId: string,
-  routeName: string,
+  request: IdempotentRequest,
   key: string,
-  body: unknown,
+  secretFields: readonly string[],
   requestId: string,
   inProgressMs: number,
   run: () => Promise<RouteResult>,
@@ -282,7 +262,8 @@ async function withIdempotency(
   if (key.length < 1 || key.length > 255) {
     throw new ValidationError('Idempotency-Key must be 1-255 characters.', [{ path: 'Idempotency-Key', message: 'must be 1-255 characters' }]);
   }
-  const requestHash = sha256Hex(`${routeName}\n${canonicalJson(body ?? null)}`);
+  const { projectId } = request;
+  const fingerprint = requestFingerprint(request);
   const now = deps.clock.now();
   // The claim lives only as long as this invocation can (Powertools' idempotency model): if the function dies
   // before completing, a retry with the same key runs again once the invocation's time is up, instead of
@@ -290,24 +271,18 @@ async function withIdempotency(
   const existing = await deps.idempotency.claim({
     project_id: projectId,
     key,
-    route: routeName,
-    request_hash: requestHash,
+    route: request.route,
+    request_hash: fingerprint,
     claim_id: deps.uuid(),
     status: 'in_progress',
     created_at: now.toISOString(),
     expires_at: Math.ceil((now.getTime() + inProgressMs) / 1000),
   });
-  if (existing) {
-    if (existing.request_hash !== requestHash) {
-      throw new ConflictError('This Idempotency-Key was already used with a different request body.', 'idempotency_conflict');
-    }
-    if (existing.status === 'done' && existing.response_status !== undefined) return replayed(existing.response_status, existing.response_body ?? '');
-    throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_conflict');
-  }
+  if (existing) return answerExisting(existing, fingerprint);
   try {
     const result = await run();
     const response = json(result.status, result.body, result.headers);
-    await deps.idempotency.complete(projectId, key, response.statusCode, storedBody(response), completedExpiry(deps));
+    await deps.idempotency.complete(projectId, key, response.statusCode, storedBody(response, secretFields), completedExpiry(deps));
     return response;
   } catch (err) {
     if (err instanceof AppError && err.status < 500 && err.status !== 429) {
@@ -319,16 +294,6 @@ async function withIdempotency(
     await deps.idempotency.release(projectId, key).catch(() => undefined);
     throw err;
   }
-}
-
-function completedExpiry(deps: Deps): number {
-  return Math.floor(deps.clock.now().getTime() / 1000) + IDEMPOTENCY_TTL_S;
-}
-
-/** How long an in-progress claim may live: the invocation's remaining time (the function cannot outlive it). */
-function inProgressMs(context: Context | undefined): number {
-  const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : NaN;
-  return Number.isFinite(remaining) && remaining > 0 ? remaining : IN_PROGRESS_FALLBACK_MS;
 }
 
 function resourceName(param: string): string {

@@ -323,7 +323,9 @@ describe('the README examples, run as written with the installed package', () =>
       writeFileSync(join(scratch, module ?? script), example(name));
       if (module) writeFileSync(join(scratch, script), EXPRESS_HARNESS);
       const hook = await client.createWebhook({ url: 'https://127.0.0.1:9/rts/webhooks', events: ['trace.created'] });
-      const rx = await startReceiver(script, hook.secret);
+      // A first answer always holds the secret (only an Idempotency-Key replay has null).
+      const secret = hook.secret as string;
+      const rx = await startReceiver(script, secret);
       try {
         await client.updateWebhook(hook.webhook_id, { url: `https://127.0.0.1:${rx.port}/rts/webhooks` });
 
@@ -333,12 +335,12 @@ describe('the README examples, run as written with the installed package', () =>
         await client.resendWebhookDelivery(hook.webhook_id, sent.delivery_id);
         await svc.idle();
         const body = JSON.stringify({ created_at: new Date().toISOString(), data: {}, event_type: 'webhook.test', project_id: svc.projectId });
-        const signed = (id: string, at: number, contractSecret = hook.secret) => ({
+        const signed = (id: string, at: number, contractSecret = secret) => ({
           'Content-Type': 'application/json',
           'X-Service-Signature': sdk.signPayload(body, contractSecret),
           'webhook-id': id,
           'webhook-timestamp': String(at),
-          'webhook-signature': sdk.standardSignature(id, at, body, hook.secret),
+          'webhook-signature': sdk.standardSignature(id, at, body, secret),
         });
         const nowS = Math.floor(Date.now() / 1000);
         const forgedContract = await post(rx.port, body, signed(randomUUID(), nowS, 'whsec_b3RoZXI='));

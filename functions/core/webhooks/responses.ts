@@ -18,10 +18,23 @@ const baseFields = {
   created_at: timestamp,
 };
 
+/**
+ * The secret of the create and rotate answers: shown by the first answer only. An Idempotency-Key replay of that answer
+ * carries null and `secret_withheld: true` (replay records keep no secret).
+ */
+const onceSecret = {
+  secret: z.string().nullable().openapi({
+    description:
+      'whsec_ + base64 of 32 random bytes; returned once. null only in an Idempotency-Key replay (Idempotent-Replayed: true), which never holds the secret: rotate it to get a new one.',
+  }),
+  secret_withheld: z
+    .literal(true)
+    .optional()
+    .openapi({ description: 'Present (true) only in an Idempotency-Key replay: the secret was shown by the first answer and is not kept.' }),
+};
+
 /** 201 of POST /v1/webhooks: the only answer besides rotation that shows the secret. */
-export const webhookCreatedSchema = z
-  .object({ ...baseFields, secret: z.string().openapi({ description: 'whsec_ + base64 of 32 random bytes; returned once.' }) })
-  .openapi('WebhookCreated');
+export const webhookCreatedSchema = z.object({ ...baseFields, ...onceSecret }).openapi('WebhookCreated');
 
 export const webhookSchema = z
   .object({
@@ -37,7 +50,7 @@ export const webhookSchema = z
 
 export const webhookListSchema = page(webhookSchema).openapi('WebhookList');
 
-export const webhookSecretSchema = z.object({ webhook_id: webhookId, secret: z.string() }).openapi('WebhookSecret');
+export const webhookSecretSchema = z.object({ webhook_id: webhookId, ...onceSecret }).openapi('WebhookSecret');
 
 export const deliverySchema = z
   .object({

@@ -155,7 +155,10 @@ export class RtsClient extends BaseClient {
     return this.get('/v1/ci/batches', { ...query });
   }
 
-  /** POST /v1/webhooks (201): the answer holds the signing secret, the only time besides rotateWebhookSecret. */
+  /**
+   * POST /v1/webhooks (201): the answer holds the signing secret, the only time besides rotateWebhookSecret. A replay
+   * for a reused Idempotency-Key holds `secret: null, secret_withheld: true` instead (see OnceShownSecret).
+   */
   createWebhook(webhook: WebhookInput, idempotencyKey?: string): Promise<WebhookCreated> {
     return this.post('/v1/webhooks', webhook, keyOr(idempotencyKey));
   }
@@ -180,7 +183,10 @@ export class RtsClient extends BaseClient {
     await this.request('DELETE', `/v1/webhooks/${seg(webhookId)}`);
   }
 
-  /** POST /v1/webhooks/{webhook_id}/rotate-secret: a new secret; the old one stops signing at once. */
+  /**
+   * POST /v1/webhooks/{webhook_id}/rotate-secret: a new secret; the old one stops signing at once. A replay for a reused
+   * Idempotency-Key holds `secret: null, secret_withheld: true`: rotate again with a new key.
+   */
   rotateWebhookSecret(webhookId: string, idempotencyKey?: string): Promise<WebhookSecret> {
     return this.post(`/v1/webhooks/${seg(webhookId)}/rotate-secret`, undefined, keyOr(idempotencyKey));
   }

@@ -18,9 +18,13 @@ export type RawBody = string | Uint8Array;
 export type WebhookHeaders = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 export interface StandardVerifyOptions {
-  /** How far `webhook-timestamp` may be from now, either way, in seconds. @default 300 (5 minutes) */
+  /**
+   * How far `webhook-timestamp` may be from now, either way, in seconds: a finite number, 0 or more. Anything else
+   * (NaN from an unset environment variable, Infinity, a negative number, a string) makes verifyStandardWebhook throw a
+   * RangeError rather than accept every timestamp. @default 300 (5 minutes)
+   */
   toleranceSeconds?: number;
-  /** The current time in epoch milliseconds. @default Date.now */
+  /** The current time in epoch milliseconds; a non-finite answer makes verifyStandardWebhook throw. @default Date.now */
   now?: () => number;
 }
 
@@ -64,16 +68,24 @@ export function verifySignature(rawBody: RawBody, header: string | string[] | un
  * Several space-separated signatures (one per valid secret) are accepted if any matches. Answers false (never throws)
  * for missing or malformed headers, a stale or future timestamp, or a wrong signature. Deduplicate on `webhook-id`:
  * it is the same on every retry and resend of one delivery.
+ *
+ * @throws RangeError when `options.toleranceSeconds` is given but is not a finite number of 0 or more (NaN, Infinity,
+ *   negative, not a number), or when `options.now()` is not a finite number: a misconfigured window would otherwise
+ *   accept a delivery of any age, so it is refused loudly instead of answering true or false.
  */
 export function verifyStandardWebhook(rawBody: RawBody, headers: WebhookHeaders, secret: string, options: StandardVerifyOptions = {}): boolean {
+  const tolerance = toleranceOf(options?.toleranceSeconds);
+  const nowMs = (options?.now ?? Date.now)();
+  if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) {
+    throw new RangeError(`verifyStandardWebhook: options.now() must return finite epoch milliseconds, got ${String(nowMs)}`);
+  }
   try {
     if (typeof secret !== 'string' || standardKey(secret).length === 0 || !isRawBody(rawBody)) return false;
     const id = header(headers, 'webhook-id');
     const timestamp = header(headers, 'webhook-timestamp');
     const signatures = header(headers, 'webhook-signature');
     if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
-    const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-    const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
+    const nowSeconds = Math.floor(nowMs / 1000);
     if (Math.abs(nowSeconds - Number(timestamp)) > tolerance) return false;
     const expected = standardSignature(id, Number(timestamp), rawBody, secret);
     let match = false;
@@ -85,6 +97,17 @@ export function verifyStandardWebhook(rawBody: RawBody, headers: WebhookHeaders,
   } catch {
     return false;
   }
+}
+
+/** The tolerance to use: the default when absent, else a finite number of seconds, 0 or more (a RangeError otherwise). */
+function toleranceOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_TOLERANCE_SECONDS;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(
+      `verifyStandardWebhook: toleranceSeconds must be a finite number of seconds, 0 or more (got ${typeof value === 'number' ? String(value) : typeof value})`,
+    );
+  }
+  return value;
 }
 
 /** The HMAC key of a Standard Webhooks secret: the base64 after `whsec_` (a secret without it is base64 whole). */

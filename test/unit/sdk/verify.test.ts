@@ -83,4 +83,22 @@ describe('@rts/sdk/verify against the service and standardwebhooks', () => {
       expect(verifyStandardWebhook(BODY, bad as Record<string, string>, secret, { now })).toBe(false);
     expect(verifyStandardWebhook({} as unknown as string, headers, secret, { now })).toBe(false);
   });
+
+  it('refuses a NaN, infinite or negative tolerance with a RangeError instead of accepting a year-old delivery', () => {
+    const secret = newWebhookSecret();
+    const yearOld = Object.fromEntries(Object.entries(delivery(secret, BODY, TS - 365 * 86_400)).map(([k, v]) => [k.toLowerCase(), v]));
+    const fresh = Object.fromEntries(Object.entries(delivery(secret)).map(([k, v]) => [k.toLowerCase(), v]));
+    // What `Number(process.env.UNSET)` and friends produce.
+    for (const bad of [NaN, Number(undefined), Infinity, -Infinity, -1, -0.5, '300' as unknown as number]) {
+      expect(() => verifyStandardWebhook(BODY, yearOld, secret, { now, toleranceSeconds: bad })).toThrow(RangeError);
+      expect(() => verifyStandardWebhook(BODY, fresh, secret, { now, toleranceSeconds: bad })).toThrow(/toleranceSeconds must be a finite number/);
+    }
+    // A clock that answers NaN would make every timestamp look fresh the same way.
+    expect(() => verifyStandardWebhook(BODY, yearOld, secret, { now: () => NaN })).toThrow(RangeError);
+    // Valid tolerances still work: 0 is "this very second", and the default stays 5 minutes.
+    expect(verifyStandardWebhook(BODY, fresh, secret, { now, toleranceSeconds: 0 })).toBe(true);
+    expect(verifyStandardWebhook(BODY, yearOld, secret, { now, toleranceSeconds: 0 })).toBe(false);
+    expect(verifyStandardWebhook(BODY, yearOld, secret, { now, toleranceSeconds: undefined })).toBe(false);
+    expect(verifyStandardWebhook(BODY, yearOld, secret, { now, toleranceSeconds: 366 * 86_400 })).toBe(true);
+  });
 });

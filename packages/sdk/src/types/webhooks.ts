@@ -52,11 +52,20 @@ interface WebhookFields {
   created_at: string;
 }
 
-/** 201 of POST /v1/webhooks: the only answer besides rotate-secret that shows the secret. */
-export interface WebhookCreated extends WebhookFields {
-  /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
-  secret: string;
+/**
+ * The signing secret of the create and rotate answers, shown by the first answer only. An Idempotency-Key replay of
+ * that answer (the same key and request again within 24 h, e.g. a retry after a lost answer) holds `secret: null` and
+ * `secret_withheld: true`, since replay records keep no secret: rotate the secret (with a new key) to get one.
+ */
+export interface OnceShownSecret {
+  /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks format); null only in a replay. */
+  secret: string | null;
+  /** true only in an Idempotency-Key replay, whose `secret` is null. */
+  secret_withheld?: true;
 }
+
+/** 201 of POST /v1/webhooks: the only answer besides rotate-secret that shows the secret. */
+export interface WebhookCreated extends WebhookFields, OnceShownSecret {}
 
 /** A webhook without its secret, with its last delivery status. */
 export interface Webhook extends WebhookFields {
@@ -68,9 +77,8 @@ export interface Webhook extends WebhookFields {
 }
 
 /** 200 of POST /v1/webhooks/{webhook_id}/rotate-secret: the old secret stops signing at once. */
-export interface WebhookSecret {
+export interface WebhookSecret extends OnceShownSecret {
   webhook_id: string;
-  secret: string;
 }
 
 /** One try of a delivery. */
