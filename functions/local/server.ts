@@ -57,7 +57,11 @@ export interface LocalService {
   bus: InProcessBus;
   /** Waits until the queue and the bus are idle. */
   idle(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stops the service. Runs in flight are waited for, at most `abandonAfterMs` (default: until they end); past it they
+   * are abandoned like a crash abandons them, and the next start resumes them from their stored attempts.
+   */
+  close(opts?: { abandonAfterMs?: number }): Promise<void>;
 }
 
 export interface Credentials {
@@ -245,14 +249,14 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
           await bus.drain();
         }
       },
-      async close() {
+      async close(closeOpts = {}) {
         if (closed) return;
         closed = true;
         await new Promise<void>((res) => {
           server.close(() => res());
           server.closeAllConnections();
         });
-        await queue.close();
+        await queue.close(closeOpts);
         await bus.close();
         if (store) await store.close();
         if (opts.writeCredentials !== false && existsSync(join(dataDir, 'store.json'))) {
