@@ -37,8 +37,11 @@ export interface LocalServiceOptions {
    * then find their code loaded, as a warm Lambda would, instead of paying for it in the first batch. `rts serve` sets it.
    */
   preloadHandlers?: boolean;
-  /** Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts). */
-  queue?: { concurrency?: number; adaptive?: AdaptiveLimitOptions; maxReceives?: number; redeliveryDelayMs?: number };
+  /**
+   * Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts);
+   * runDeadlineMs omitted = RTS_RUN_DEADLINE_MS.
+   */
+  queue?: { concurrency?: number; adaptive?: AdaptiveLimitOptions; maxReceives?: number; redeliveryDelayMs?: number; runDeadlineMs?: number };
   gateway?: GatewayOptions;
   /** Run webhook deliveries for bus events. Default true. */
   deliverWebhooks?: boolean;
