@@ -10,8 +10,18 @@ delivery and the dashboard) and prints its URL, project id and API key (also wri
 <data-dir>/credentials.json). One service per data folder.
 
 Environment: RTS_HOST, RTS_PORT, RTS_DATA_DIR, RTS_IN_MEMORY=true, RTS_BOOTSTRAP_PROJECT_ID,
-RTS_BOOTSTRAP_API_KEY, RTS_ACCESS_LOG=false (no request lines).
+RTS_BOOTSTRAP_API_KEY, RTS_ACCESS_LOG=false (no request lines), RTS_WORKER_CONCURRENCY,
+RTS_RUN_DEADLINE_MS (the most time one run may hold a worker; default 900000).
+
+Ctrl-C stops it within a few seconds: runs in flight are abandoned and resumed at the next start.
 `;
+
+/**
+ * How long a stop waits for the runs in flight before abandoning them (they are resumed at the next start, as after a
+ * crash), and the most a stop may take in all.
+ */
+export const SHUTDOWN_GRACE_MS = 1000;
+export const SHUTDOWN_LIMIT_MS = 5000;
 
 export async function runServe(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -75,14 +85,28 @@ export async function runServe(argv: string[]): Promise<number> {
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = () => {
-      if (stopping) return;
+      if (stopping) {
+        // A second Ctrl-C: stop at once; the next start recovers as after a crash.
+        process.stdout.write('stopped without waiting\n');
+        process.exit(130);
+      }
       stopping = true;
       process.stdout.write('\nstopping...\n');
       unrecord();
-      void service.close().then(resolve);
+      // Whatever the close is waiting on (a store or a webhook endpoint that hangs), the process ends in bounded time.
+      setTimeout(() => {
+        process.stdout.write(`not stopped after ${SHUTDOWN_LIMIT_MS} ms; exiting anyway\n`);
+        process.exit(1);
+      }, SHUTDOWN_LIMIT_MS).unref();
+      service.close({ abandonAfterMs: SHUTDOWN_GRACE_MS }).then(resolve, (err: unknown) => {
+        process.stderr.write(`rts: stopping failed: ${(err as Error).message ?? String(err)}\n`);
+        resolve();
+      });
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
+  // Runs abandoned at the stop may still hold sockets to their agents (or timers): they must not keep the process up.
+  setTimeout(() => process.exit(), 100).unref();
   return 0;
 }

@@ -1,8 +1,10 @@
-// In-process stand-in for SQS: the same worker handler, SQS-shaped events, bounded concurrency,
-// redelivery after a failure and a dead-letter step after maxReceives, like the cloud queue's redrive policy.
+// In-process stand-in for SQS: the same worker handler, SQS-shaped events, bounded concurrency shared fairly between
+// projects, a time budget per delivery (the run deadline), redelivery after a failure and a dead-letter step after
+// maxReceives, like the cloud queue's redrive policy.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueuePort, ReplayMessage } from '../ports';
+import { DEADLINE_MARGIN_MS } from '../core/replay/deadline';
 import { logger } from '../shared/logger';
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit';
 
@@ -10,6 +12,8 @@ type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchRespons
 
 interface Message {
   messageId: string;
+  /** The project whose run it carries: the unit of fairness. */
+  projectId: string;
   body: string;
   receiveCount: number;
   sentAt: number;
@@ -33,6 +37,43 @@ export interface InProcessQueueOptions {
   maxReceives?: number;
   /** Delay before a failed message becomes visible again, ms. Default 1000 (the cloud waits the visibility timeout). */
   redeliveryDelayMs?: number;
+  /**
+   * Slots above the limit kept for projects that have fewer than this many messages in flight, so one project's runs
+   * stuck on an agent that never answers cannot keep another project's runs waiting. Default a quarter of the
+   * limit, at least 1.
+   */
+  reservedSlots?: (limit: number) => number;
+  /**
+   * The run deadline, ms: each delivery's time budget (the worker ends the run's unfinished attempts at it, as a
+   * Lambda worker does at its remaining time). Default RTS_RUN_DEADLINE_MS, else DEFAULT_RUN_DEADLINE_MS.
+   */
+  runDeadlineMs?: number;
+}
+
+/** The local run deadline when RTS_RUN_DEADLINE_MS is unset: 15 minutes, Lambda's longest invocation. */
+export const DEFAULT_RUN_DEADLINE_MS = 900_000;
+
+/** RTS_RUN_DEADLINE_MS: a whole number of ms from 1,000 to 86,400,000, else the default. */
+export function runDeadlineFromEnv(): number {
+  const raw = process.env.RTS_RUN_DEADLINE_MS;
+  if (raw === undefined || raw === '') return DEFAULT_RUN_DEADLINE_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1000 || n > 86_400_000)
+    throw new Error(`RTS_RUN_DEADLINE_MS must be a whole number of ms from 1000 to 86400000, got "${raw}"`);
+  return n;
+}
+
+/** A quarter of the limit, at least one slot. */
+const defaultReserved = (limit: number): number => Math.max(1, Math.ceil(limit / 4));
+
+/** The project of a message body (`project_id`), '' when it cannot be read (the worker drops such a body). */
+function projectOf(body: string): string {
+  try {
+    const id = (JSON.parse(body) as { project_id?: unknown }).project_id;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -45,7 +86,8 @@ export function quietLocalTelemetry(): void {
   process.env.POWERTOOLS_TRACE_ENABLED ??= 'false';
 }
 
-export function lambdaContext(functionName: string): Context {
+/** A Lambda context for a local invocation; `budgetMs` is what getRemainingTimeInMillis counts down from. */
+export function lambdaContext(functionName: string, budgetMs = 900000): Context {
   const started = Date.now();
   return {
     callbackWaitsForEmptyEventLoop: false,
@@ -56,7 +98,7 @@ export function lambdaContext(functionName: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, 900000 - (Date.now() - started)),
+    getRemainingTimeInMillis: () => Math.max(0, budgetMs - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -64,20 +106,30 @@ export function lambdaContext(functionName: string): Context {
 }
 
 export class InProcessQueue implements QueuePort {
-  private readonly pending: Message[] = [];
+  /** Messages waiting, per project, each list in arrival order (redelivered ones at its end). */
+  private readonly pending = new Map<string, Message[]>();
+  private pendingCount = 0;
+  /** Messages in flight per project. */
+  private readonly running = new Map<string, number>();
+  /** Projects with waiting messages, in the order they are served (round-robin from `cursor`). */
+  private order: string[] = [];
+  private cursor = 0;
   private inflight = 0;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   /** Counts, the time spent in the worker and dead-letter handlers (ms), and the highest limit reached. */
-  readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0 };
+  readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0, abandoned: 0 };
   private readonly adaptive: AdaptiveLimit | undefined;
   private adjuster: NodeJS.Timeout | undefined;
   /** Whether a message waited for a slot since the last adjustment. */
   private demand = false;
+  private readonly runDeadlineMs: number;
 
   constructor(private readonly opts: InProcessQueueOptions) {
     quietLocalTelemetry();
+    this.runDeadlineMs = opts.runDeadlineMs ?? runDeadlineFromEnv();
     if (opts.concurrency === undefined) this.adaptive = new AdaptiveLimit(opts.adaptive);
     this.stats.peakLimit = this.limit;
   }
@@ -85,6 +137,23 @@ export class InProcessQueue implements QueuePort {
   /** Messages processed at once right now. */
   get limit(): number {
     return this.adaptive?.limit ?? this.opts.concurrency!;
+  }
+
+  /** The slots above the limit kept for projects with few messages in flight (see reservedSlots). */
+  get reserved(): number {
+    return Math.max(0, Math.floor((this.opts.reservedSlots ?? defaultReserved)(this.limit)));
+  }
+
+  /**
+   * Whether a message of a project with `mine` messages in flight may start now: any project, within the limit, up
+   * to the whole limit; above it, up to the reserved slots, only a project holding fewer messages than there are
+   * reserved slots.
+   */
+  private mayStart(mine: number): boolean {
+    const limit = this.limit;
+    const reserved = this.reserved;
+    if (mine >= limit) return false;
+    return this.inflight < limit || (this.inflight < limit + reserved && mine < reserved);
   }
 
   /** Adjusts an adaptive limit every adjustEveryMs while there is work; stops when the queue is idle. */
@@ -95,7 +164,7 @@ export class InProcessQueue implements QueuePort {
       this.adaptive!.adjust(this.demand);
       this.demand = false;
       this.stats.peakLimit = Math.max(this.stats.peakLimit, this.limit);
-      if (this.inflight === 0 && this.pending.length === 0) this.stopAdjusting();
+      if (this.inflight === 0 && this.pendingCount === 0) this.stopAdjusting();
       else this.pump();
     }, this.opts.adjustEveryMs ?? 250);
     this.adjuster.unref();
@@ -110,11 +179,48 @@ export class InProcessQueue implements QueuePort {
     if (this.closed) throw new Error('queue is closed');
     const now = Date.now();
     for (const m of messages) {
-      this.pending.push({ messageId: randomUUID(), body: JSON.stringify(m), receiveCount: 0, sentAt: now, visibleAt: now });
+      const body = JSON.stringify(m);
+      this.enqueue({ messageId: randomUUID(), projectId: projectOf(body), body, receiveCount: 0, sentAt: now, visibleAt: now });
       this.stats.sent++;
     }
     this.startAdjusting();
     setImmediate(() => this.pump());
+  }
+
+  private enqueue(m: Message): void {
+    let list = this.pending.get(m.projectId);
+    if (!list) {
+      this.pending.set(m.projectId, (list = []));
+      this.order.push(m.projectId);
+    }
+    list.push(m);
+    this.pendingCount++;
+  }
+
+  /**
+   * The next message to start: the projects take turns (round-robin), each skipped while it may not start one (see
+   * mayStart); within a project, the oldest visible message. Null when no project may start one now.
+   */
+  private takeNext(now: number): Message | null {
+    for (let k = 0; k < this.order.length; k++) {
+      const i = (this.cursor + k) % this.order.length;
+      const project = this.order[i];
+      if (!this.mayStart(this.running.get(project) ?? 0)) continue;
+      const list = this.pending.get(project)!;
+      const idx = list.findIndex((m) => m.visibleAt <= now);
+      if (idx < 0) continue;
+      const [m] = list.splice(idx, 1);
+      this.pendingCount--;
+      this.cursor = i + 1;
+      if (list.length === 0) {
+        this.pending.delete(project);
+        this.order.splice(i, 1);
+        this.cursor = i;
+      }
+      if (this.cursor >= this.order.length) this.cursor = 0;
+      return m;
+    }
+    return null;
   }
 
   private record(m: Message): SQSRecord {
@@ -140,24 +246,32 @@ export class InProcessQueue implements QueuePort {
     if (this.closed) return;
     const limit = this.limit;
     const now = Date.now();
-    while (this.inflight < limit) {
-      const idx = this.pending.findIndex((m) => m.visibleAt <= now);
-      if (idx < 0) break;
-      const [m] = this.pending.splice(idx, 1);
+    while (this.inflight < limit + this.reserved) {
+      const m = this.takeNext(now);
+      if (!m) break;
       this.inflight++;
+      this.running.set(m.projectId, (this.running.get(m.projectId) ?? 0) + 1);
       void this.process(m).finally(() => {
         this.inflight--;
+        const left = (this.running.get(m.projectId) ?? 1) - 1;
+        if (left > 0) this.running.set(m.projectId, left);
+        else this.running.delete(m.projectId);
         this.pump();
         this.checkIdle();
       });
     }
-    if (this.inflight >= limit && this.pending.some((m) => m.visibleAt <= now)) this.demand = true;
-    const next = this.pending.reduce((min, m) => Math.min(min, m.visibleAt), Infinity);
+    // Work that could not start (the limit or a project's share) is demand for a higher limit.
+    let next = Infinity;
+    for (const list of this.pending.values()) {
+      for (const m of list) {
+        if (m.visibleAt <= now) this.demand = true;
+        else next = Math.min(next, m.visibleAt);
+      }
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (Number.isFinite(next) && this.inflight < limit) {
-      this.timer = setTimeout(() => this.pump(), Math.max(1, next - Date.now()));
-    }
+    // Visible messages waiting for a slot start when one frees; a timer only for messages not visible yet.
+    if (Number.isFinite(next)) this.timer = setTimeout(() => this.pump(), Math.max(1, next - Date.now()));
   }
 
   private async process(m: Message): Promise<void> {
@@ -166,7 +280,8 @@ export class InProcessQueue implements QueuePort {
     let failed = false;
     const started = performance.now();
     try {
-      const res = await this.opts.worker()({ Records: [this.record(m)] }, lambdaContext('rts-replay-worker'));
+      const context = lambdaContext('rts-replay-worker', this.runDeadlineMs + DEADLINE_MARGIN_MS);
+      const res = await this.opts.worker()({ Records: [this.record(m)] }, context);
       failed = !!res && res.batchItemFailures.some((f) => f.itemIdentifier === m.messageId);
     } catch (err) {
       logger.warn('replay worker threw', { error: err as Error, messageId: m.messageId });
@@ -174,7 +289,7 @@ export class InProcessQueue implements QueuePort {
     } finally {
       this.stats.workerMs += performance.now() - started;
     }
-    if (!failed) return;
+    if (!failed || this.closed) return;
     this.stats.failed++;
     if (m.receiveCount >= (this.opts.maxReceives ?? 3)) {
       this.stats.deadLettered++;
@@ -189,11 +304,11 @@ export class InProcessQueue implements QueuePort {
       return;
     }
     m.visibleAt = Date.now() + (this.opts.redeliveryDelayMs ?? 1000);
-    this.pending.push(m);
+    this.enqueue(m);
   }
 
   private checkIdle(): void {
-    if (this.inflight === 0 && this.pending.length === 0) {
+    if (this.inflight === 0 && this.pendingCount === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
@@ -202,19 +317,31 @@ export class InProcessQueue implements QueuePort {
 
   /** Resolves when no message is pending or in flight. */
   drain(): Promise<void> {
-    if (this.inflight === 0 && this.pending.length === 0) return Promise.resolve();
+    if (this.inflight === 0 && this.pendingCount === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops taking new work and waits for messages in flight; pending ones are dropped (the local queue is not durable). */
-  async close(): Promise<void> {
+  /**
+   * Stops taking new work; pending messages are dropped (the local queue is not durable: the next start queues their
+   * unfinished runs again). Waits for the messages in flight, at most `abandonAfterMs` (default: as long as they take);
+   * past it they are abandoned as a crash would abandon them: their runs stay `running` with the attempts stored so
+   * far, and the next start resumes them. Idempotent.
+   */
+  close(opts: { abandonAfterMs?: number } = {}): Promise<void> {
+    this.closing ??= this.shut(opts.abandonAfterMs ?? Infinity);
+    return this.closing;
+  }
+
+  private async shut(abandonAfterMs: number): Promise<void> {
     this.closed = true;
     this.stopAdjusting();
     if (this.timer) clearTimeout(this.timer);
-    while (this.inflight > 0) await new Promise((r) => setTimeout(r, 10));
+    const giveUpAt = Date.now() + abandonAfterMs;
+    while (this.inflight > 0 && Date.now() < giveUpAt) await new Promise((r) => setTimeout(r, 10));
+    this.stats.abandoned = this.inflight;
   }
 
   get depth(): number {
-    return this.pending.length + this.inflight;
+    return this.pendingCount + this.inflight;
   }
 }

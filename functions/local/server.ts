@@ -37,8 +37,11 @@ export interface LocalServiceOptions {
    * then find their code loaded, as a warm Lambda would, instead of paying for it in the first batch. `rts serve` sets it.
    */
   preloadHandlers?: boolean;
-  /** Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts). */
-  queue?: { concurrency?: number; adaptive?: AdaptiveLimitOptions; maxReceives?: number; redeliveryDelayMs?: number };
+  /**
+   * Queue settings; concurrency omitted = RTS_WORKER_CONCURRENCY, else adaptive (see local/adaptive-limit.ts);
+   * runDeadlineMs omitted = RTS_RUN_DEADLINE_MS.
+   */
+  queue?: { concurrency?: number; adaptive?: AdaptiveLimitOptions; maxReceives?: number; redeliveryDelayMs?: number; runDeadlineMs?: number };
   gateway?: GatewayOptions;
   /** Run webhook deliveries for bus events. Default true. */
   deliverWebhooks?: boolean;
@@ -57,7 +60,11 @@ export interface LocalService {
   bus: InProcessBus;
   /** Waits until the queue and the bus are idle. */
   idle(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stops the service. Runs in flight are waited for, at most `abandonAfterMs` (default: until they end); past it they
+   * are abandoned like a crash abandons them, and the next start resumes them from their stored attempts.
+   */
+  close(opts?: { abandonAfterMs?: number }): Promise<void>;
 }
 
 export interface Credentials {
@@ -245,14 +252,14 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
           await bus.drain();
         }
       },
-      async close() {
+      async close(closeOpts = {}) {
         if (closed) return;
         closed = true;
         await new Promise<void>((res) => {
           server.close(() => res());
           server.closeAllConnections();
         });
-        await queue.close();
+        await queue.close(closeOpts);
         await bus.close();
         if (store) await store.close();
         if (opts.writeCredentials !== false && existsSync(join(dataDir, 'store.json'))) {

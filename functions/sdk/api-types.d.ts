@@ -2303,10 +2303,10 @@ export interface components {
       duration_ms: number;
       error: string | null;
       /**
-       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven; null otherwise.
+       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
        * @enum {string|null}
        */
-      error_code?: 'target_unavailable' | 'judge_unavailable' | null;
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
     };
     RunAttempts: {
       /** Format: uuid */
@@ -2328,10 +2328,10 @@ export interface components {
         duration_ms: number;
         error: string | null;
         /**
-         * @description Why an attempt is an error: the agent or the llm_judge model could not be driven; null otherwise.
+         * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
          * @enum {string|null}
          */
-        error_code?: 'target_unavailable' | 'judge_unavailable' | null;
+        error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
         /** Format: date-time */
         started_at: string;
         /** Format: date-time */

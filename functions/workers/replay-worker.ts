@@ -10,27 +10,36 @@ import '../shared/with-bus';
 import '../shared/with-http';
 import '../shared/with-tracing';
 import { parseReplayMessage } from '../core/replay/message';
+import { DEADLINE_MARGIN_MS } from '../core/replay/deadline';
 import { meteredDeps } from './run-metrics';
 
 const processor = new BatchProcessor(EventType.SQS);
 
-async function processRecord(record: SQSRecord): Promise<void> {
+async function processRecord(record: SQSRecord, deadlineAt: number): Promise<void> {
   const msg = parseReplayMessage(record.body);
   if (!msg) {
     // Retrying a body that cannot be read would only fail again until the dead-letter queue: drop it now.
     logger.error('dropping malformed replay message', { messageId: record.messageId });
     return;
   }
-  const run = await executeRun(meteredDeps(getDeps()), msg, { onTerminal: ciOnTerminal });
+  const run = await executeRun(meteredDeps(getDeps()), msg, { onTerminal: ciOnTerminal, deadlineMs: deadlineAt - Date.now() });
   logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
 }
 
-/** Executes each record's run; a record that throws is reported in batchItemFailures and redelivered by SQS. */
+/**
+ * Executes each record's run; a record that throws is reported in batchItemFailures and redelivered by SQS. Every run
+ * of the batch ends by the invocation's deadline: its remaining time less DEADLINE_MARGIN_MS, kept for storing the
+ * attempts the deadline cut and ending the runs (the local queue gives each delivery RTS_RUN_DEADLINE_MS plus that margin).
+ */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   addLambdaContext(context);
+  const deadlineAt = Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS;
   try {
     // The event source reports item failures, so even a fully failed batch is answered, not thrown.
-    return await processPartialResponse(event, processRecord, processor, { context, throwOnFullBatchFailure: false });
+    return await processPartialResponse(event, (record: SQSRecord) => processRecord(record, deadlineAt), processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
   } finally {
     flushMetrics();
   }

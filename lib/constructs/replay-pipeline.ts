@@ -16,8 +16,9 @@ export interface ReplayPipelineProps {
   readonly settings: RuntimeSettings;
   readonly alarms: AlarmSink;
   /**
-   * Worker timeout: a run's attempts (each up to max_steps agent calls of up to 30 s) must fit;
-   * attempts are persisted as they end, so a timed-out run resumes on redelivery.
+   * Worker timeout, which bounds every run: the worker ends a run's unfinished attempts (error
+   * `run_deadline_exceeded`) at its remaining time less a 15 s margin kept for storing them and ending the run
+   * (functions/core/replay/deadline.ts), so one run holds a worker for at most this long.
    * @default Duration.minutes(5)
    */
   readonly workerTimeout?: Duration;
@@ -25,7 +26,8 @@ export interface ReplayPipelineProps {
   readonly batchSize?: number;
   /**
    * Most worker instances the queue drives at once. Bounded so a large run-pack or CI batch cannot take
-   * the account's Lambda concurrency from the API functions, nor flood customers' agents.
+   * the account's Lambda concurrency from the API functions, nor flood customers' agents; with the run
+   * deadline, a project's runs stuck on a hanging agent hold these workers for at most the worker timeout.
    * @default 20
    */
   readonly maxConcurrency?: number;

@@ -57,6 +57,8 @@ export interface AttemptState {
   endReason: string | null;
   /** The message of the TargetError that stopped the attempt. */
   targetError: string | null;
+  /** Whether that TargetError was the run deadline passing (error_code run_deadline_exceeded). */
+  deadlineExceeded: boolean;
 }
 
 /**
@@ -143,6 +145,7 @@ export function openAttempt(run: CompiledRun, planned: PlannedAttempt, clock: Cl
     output: null,
     endReason: null,
     targetError: null,
+    deadlineExceeded: false,
   };
   return state;
 }

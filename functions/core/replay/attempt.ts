@@ -7,6 +7,7 @@ import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
 import { JudgeUnavailable, type Judge } from './judge';
 import { attemptStatus } from './scoring';
+import { RUN_DEADLINE_EXCEEDED, RunDeadlineExceeded } from './deadline';
 import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type PlannedAttempt } from './types';
 
 export { eventId, eventIds } from './attempt-state';
@@ -50,6 +51,7 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
   } catch (err) {
     if (!(err instanceof TargetError)) throw err;
     state.targetError = err.message;
+    state.deadlineExceeded = err instanceof RunDeadlineExceeded;
     return 'stop';
   }
   if ('end' in turn) {
@@ -114,7 +116,14 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
     steps,
     duration_ms: Math.max(0, completed.getTime() - started.getTime()),
     error,
-    error_code: targetError !== null ? TARGET_UNAVAILABLE : judging.unavailable !== null ? JUDGE_UNAVAILABLE : null,
+    error_code:
+      targetError !== null
+        ? state.deadlineExceeded
+          ? RUN_DEADLINE_EXCEEDED
+          : TARGET_UNAVAILABLE
+        : judging.unavailable !== null
+          ? JUDGE_UNAVAILABLE
+          : null,
     ...(judging.calls + judging.hits > 0 ? { judge_calls: judging.calls, judge_cache_hits: judging.hits } : {}),
     run_id: run.runId,
     started_at: isoMicros(started),

@@ -14,6 +14,7 @@ import { computeSummary } from './scoring';
 import { computeCells } from '../runs/cells';
 import { createTarget, type TargetDeps } from './targets';
 import type { AgentTarget, Sleep } from './types';
+import { httpUnderDeadline, startDeadline, targetUnderDeadline } from './deadline';
 
 /** What the executor uses of the service's dependencies. */
 export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> & Partial<Pick<Deps, 'judgeCache'>>;
@@ -34,6 +35,12 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
   progressIntervalMs?: number;
   /** Builds the agent target; default createTarget (tests inject scripted agents). */
   targetFactory?: (target: Target, deps: TargetDeps) => AgentTarget;
+  /**
+   * The run deadline: the most time, ms, this delivery spends on the run's attempts. Attempts still running then (and
+   * those not started) end as `error` with error_code run_deadline_exceeded and are stored like any other, and the
+   * run ends. Default: none. The replay worker derives it from its remaining invocation time (functions/core/replay/deadline.ts).
+   */
+  deadlineMs?: number;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -103,9 +110,12 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   let raced = false;
   if (missing.length > 0) {
     const compiled = compileRun({ run_id: rid, trace, campaign });
-    const target = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http: deps.http, sleep: opts.sleep });
+    const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
+    const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
+    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep: opts.sleep });
+    const target = deadline ? targetUnderDeadline(built, deadline) : built;
     const judge = campaign.judge
-      ? createJudge(campaign.judge, { http: deps.http, sleep: opts.sleep, cache: deps.judgeCache, projectId: pid, now: () => deps.clock.now() })
+      ? createJudge(campaign.judge, { http, sleep: opts.sleep, cache: deps.judgeCache, projectId: pid, now: () => deps.clock.now() })
       : undefined;
     const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     let left = missing.length;
@@ -123,6 +133,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
       });
       failed = false;
     } finally {
+      deadline?.dispose();
       // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
       const writes = progress.settled();
       await (failed ? writes.catch(() => undefined) : writes);

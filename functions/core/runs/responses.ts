@@ -56,11 +56,10 @@ const attemptScoreFields = {
   steps: count,
   duration_ms: count,
   error: z.string().nullable(),
-  error_code: z
-    .enum(['target_unavailable', 'judge_unavailable'])
-    .nullable()
-    .optional()
-    .openapi({ description: 'Why an attempt is an error: the agent or the llm_judge model could not be driven; null otherwise.' }),
+  error_code: z.enum(['target_unavailable', 'judge_unavailable', 'run_deadline_exceeded']).nullable().optional().openapi({
+    description:
+      "Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.",
+  }),
 };
 
 export const attemptScoreSchema = z.object(attemptScoreFields).openapi('AttemptScore');

@@ -49,8 +49,11 @@ export interface AttemptScore {
   steps: number;
   duration_ms: number;
   error: string | null;
-  /** Why the attempt is an `error`: `target_unavailable` (the agent) or `judge_unavailable` (the llm_judge model); null otherwise. */
-  error_code?: 'target_unavailable' | 'judge_unavailable' | null;
+  /**
+   * Why the attempt is an `error`: `target_unavailable` (the agent), `judge_unavailable` (the llm_judge model) or
+   * `run_deadline_exceeded` (the run's deadline passed before the attempt ended); null otherwise.
+   */
+  error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
 }
 
 /** One entry of an attempt's transcript. */

@@ -10,7 +10,7 @@ jest.mock('../../../functions/shared/with-http', () => ({}));
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../functions/workers/replay-worker';
 
-const context = {} as Context;
+const context = { getRemainingTimeInMillis: () => 300_000 } as Context;
 
 describe('replay worker handler', () => {
   beforeEach(() => {

@@ -81,8 +81,11 @@ export interface AttemptScore {
   steps: number;
   duration_ms: number;
   error: string | null;
-  /** Why an attempt is an error: the agent or the llm_judge model could not be driven; null otherwise. */
-  error_code?: 'target_unavailable' | 'judge_unavailable' | null;
+  /**
+   * Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline passed
+   * before the attempt ended; null otherwise.
+   */
+  error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
 }
 
 /**
