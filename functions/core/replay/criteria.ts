@@ -47,9 +47,10 @@ function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string
       const re = compilePattern(c.pattern);
       if (!re) return { passed: false, detail: `invalid pattern ${c.pattern}` };
       if (out === null) return { passed: false, detail: 'no final output' };
+      const cut = out.length > re.textLimit ? ` (in its first ${re.textLimit} of ${out.length} characters)` : '';
       return re.test(out)
-        ? { passed: true, detail: `output matches /${c.pattern}/` }
-        : { passed: false, detail: `output does not match /${c.pattern}/` };
+        ? { passed: true, detail: `output matches /${c.pattern}/${cut}` }
+        : { passed: false, detail: `output does not match /${c.pattern}/${cut}` };
     }
     case 'tool_called': {
       const match = globMatcher(c.tool);
