@@ -9,7 +9,7 @@
 import { RE2JS } from 're2js';
 
 /** The largest compiled program (re2js instructions) a user pattern may have. */
-export const PATTERN_PROGRAM_MAX = 500;
+export const PATTERN_PROGRAM_MAX = 200;
 /** Program size x characters matched: the work one match may do. */
 export const PATTERN_WORK_MAX = 4_194_304;
 /** Characters of one text a user pattern is matched against, whatever its size. */

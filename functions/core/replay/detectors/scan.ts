@@ -63,7 +63,7 @@ export function* privateKeyBlocks(text: string): Generator<Found> {
 
 const JWT_START = /\beyJ/g;
 const JWT_AT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/y;
-const JWT_CHAR = /[A-Za-z0-9_-]/;
+const JWT_RUN = /[A-Za-z0-9_-]*/y;
 
 /**
  * JWTs, as `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}` would match them. Starts in the same
@@ -81,15 +81,18 @@ export function* jwtTokens(text: string): Generator<Found> {
       start.lastIndex = s.index + m[0].length;
       continue;
     }
-    let end = s.index + 3;
-    while (end < text.length && JWT_CHAR.test(text[end])) end += 1;
-    start.lastIndex = end;
+    const run = new RegExp(JWT_RUN.source, 'y');
+    run.lastIndex = s.index;
+    start.lastIndex = s.index + (run.exec(text)?.[0].length ?? 3);
   }
 }
 
 const EMAIL_DOMAIN = /@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g;
-const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
-const WORD_CHAR = /\w/;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `[A-Za-z0-9._%+-]` on a UTF-16 code unit. */
+const isLocal = (c: number) => isAlnum(c) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+/** `\w` on a UTF-16 code unit (NaN, before the text, is not a word character). */
+const isWord = (c: number) => isAlnum(c) || c === 95;
 
 export interface EmailFound extends Found {
   domain: string;
@@ -108,11 +111,10 @@ export function* emailAddresses(text: string): Generator<EmailFound> {
   for (let d = domain.exec(text); d !== null; d = domain.exec(text)) {
     const at = d.index;
     let runStart = at;
-    while (runStart > floor && LOCAL_CHAR.test(text[runStart - 1])) runStart -= 1;
+    while (runStart > floor && isLocal(text.charCodeAt(runStart - 1))) runStart -= 1;
     let start = -1;
     for (let i = runStart; i < at; i += 1) {
-      const before = i > 0 && WORD_CHAR.test(text[i - 1]);
-      if (before !== WORD_CHAR.test(text[i])) {
+      if (isWord(text.charCodeAt(i - 1)) !== isWord(text.charCodeAt(i))) {
         start = i;
         break;
       }
