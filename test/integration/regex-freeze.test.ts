@@ -80,7 +80,8 @@ describe('replaying a recording built to make the detectors backtrack', () => {
     expect(latencies.length).toBeGreaterThan(0);
     expect(Math.max(...latencies)).toBeLessThan(HEALTH_BOUND_MS);
     const events = await svc.api('GET', `/v1/runs/${runId}/security-events`);
-    expect(events.body.items.map((e: { kind: string; action: string }) => [e.kind, e.action])).toContainEqual(['prompt_injection', 'detected']);
+    const found = events.body.attempts.flatMap((a: { events: { kind: string; action: string }[] }) => a.events.map((e) => [e.kind, e.action]));
+    expect(found).toContainEqual(['prompt_injection', 'detected']);
   }, 60_000);
 });
 

@@ -27,6 +27,20 @@ export function evaluateCriteria(criteria: readonly Criterion[], facts: AttemptF
   });
 }
 
+/**
+ * evaluateCriteria for the engine: the event loop gets a turn before each user pattern is matched, so the matches of
+ * several output_matches criteria (each bounded, see pattern.ts) never add up in one turn of the loop.
+ */
+export async function evaluateCriteriaInTurns(criteria: readonly Criterion[], facts: AttemptFacts): Promise<CheckResult[]> {
+  const checks: CheckResult[] = [];
+  for (const criterion of criteria) {
+    if (criterion.type === 'output_matches') await new Promise((resolve) => setImmediate(resolve));
+    const { passed, detail } = check(criterion, facts);
+    checks.push({ criterion, passed, detail });
+  }
+  return checks;
+}
+
 function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string } {
   const out = f.output;
   switch (c.type) {
