@@ -4,12 +4,15 @@ import { ValidationError, type ErrorDetail } from '../errors';
 import { patternError } from '../replay/pattern';
 import type { CampaignInput, Criterion } from './schema';
 
-/** Throws 422 validation_error naming each pattern (by path) that has no linear-time form: backreferences, lookaround. */
+/**
+ * Throws 422 validation_error naming each pattern (by path) that has no linear-time form (backreferences,
+ * lookaround) or compiles to a program larger than PATTERN_PROGRAM_MAX.
+ */
 export function assertPatternsCompile(c: CampaignInput): void {
   const details: ErrorDetail[] = [];
   const check = (pattern: string, path: string) => {
     const error = patternError(pattern);
-    if (error) details.push({ path, message: `pattern is not a valid RE2 regular expression (no backreferences or lookaround): ${error}` });
+    if (error) details.push({ path, message: error });
   };
   const checkCriteria = (criteria: readonly Criterion[] | undefined, prefix: string) => {
     for (const [i, cr] of (criteria ?? []).entries()) if (cr.type === 'output_matches') check(cr.pattern, `${prefix}${i}.pattern`);

@@ -4,7 +4,7 @@ import { isoMicros, type Clock } from '../time';
 import { serveToolCall } from './attempt-serve';
 import { openAttempt, type AttemptState } from './attempt-state';
 import type { CompiledRun } from './compile';
-import { DEFAULT_CRITERIA, evaluateCriteria } from './criteria';
+import { DEFAULT_CRITERIA, evaluateCriteriaInTurns } from './criteria';
 import { JudgeUnavailable, type Judge } from './judge';
 import { attemptStatus } from './scoring';
 import { RUN_DEADLINE_EXCEEDED, RunDeadlineExceeded } from './deadline';
@@ -83,7 +83,7 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
   const { run, planned, output, endReason, targetError, steps } = state;
   let error = targetError ?? endReason;
   const criteria = planned.mutation?.criteria ?? run.campaign.criteria ?? DEFAULT_CRITERIA;
-  const checks = evaluateCriteria(criteria, { output, error, calls: state.calls, recordedTools: run.recording.toolSequence, steps });
+  const checks = await evaluateCriteriaInTurns(criteria, { output, error, calls: state.calls, recordedTools: run.recording.toolSequence, steps });
   const judging = { calls: 0, hits: 0, unavailable: null as string | null };
   if (targetError === null && criteria.some((c) => c.type === 'llm_judge')) {
     const shown = { task: state.messages.filter((m) => m.role === 'system' || m.role === 'user'), transcript: state.transcript, output };

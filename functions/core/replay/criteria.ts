@@ -27,6 +27,20 @@ export function evaluateCriteria(criteria: readonly Criterion[], facts: AttemptF
   });
 }
 
+/**
+ * evaluateCriteria for the engine: the event loop gets a turn before each user pattern is matched, so the matches of
+ * several output_matches criteria (each bounded, see pattern.ts) never add up in one turn of the loop.
+ */
+export async function evaluateCriteriaInTurns(criteria: readonly Criterion[], facts: AttemptFacts): Promise<CheckResult[]> {
+  const checks: CheckResult[] = [];
+  for (const criterion of criteria) {
+    if (criterion.type === 'output_matches') await new Promise((resolve) => setImmediate(resolve));
+    const { passed, detail } = check(criterion, facts);
+    checks.push({ criterion, passed, detail });
+  }
+  return checks;
+}
+
 function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string } {
   const out = f.output;
   switch (c.type) {
@@ -47,9 +61,10 @@ function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string
       const re = compilePattern(c.pattern);
       if (!re) return { passed: false, detail: `invalid pattern ${c.pattern}` };
       if (out === null) return { passed: false, detail: 'no final output' };
+      const cut = out.length > re.textLimit ? ` (in its first ${re.textLimit} of ${out.length} characters)` : '';
       return re.test(out)
-        ? { passed: true, detail: `output matches /${c.pattern}/` }
-        : { passed: false, detail: `output does not match /${c.pattern}/` };
+        ? { passed: true, detail: `output matches /${c.pattern}/${cut}` }
+        : { passed: false, detail: `output does not match /${c.pattern}/${cut}` };
     }
     case 'tool_called': {
       const match = globMatcher(c.tool);

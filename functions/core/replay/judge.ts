@@ -100,7 +100,7 @@ export function parseVerdict(body: string): JudgeVerdict {
   let verdict: unknown;
   try {
     // Some servers wrap JSON mode answers in a code fence.
-    verdict = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
+    verdict = JSON.parse(unfence(content.trim()));
   } catch {
     throw new RetryableFailure('unparseable judge answer: the content is not JSON');
   }
@@ -110,6 +110,20 @@ export function parseVerdict(body: string): JudgeVerdict {
   if (typeof verdict.pass !== 'boolean') throw new RetryableFailure('unparseable judge answer: pass must be true or false');
   const reason = typeof verdict.reason === 'string' ? verdict.reason.replace(/\s+/g, ' ').trim() : '';
   return { score: verdict.score, pass: verdict.pass, reason: cut(reason, JUDGE_LIMITS.reason) };
+}
+
+/**
+ * `text` without an opening ```` ``` ```` / ```` ```json ```` fence and a closing ```` ``` ````, as
+ * `text.replace(/^```(?:json)?\s*|\s*```$/g, '')` would give, in one pass: that regex read the whitespace run
+ * before the closing fence again from each of its characters.
+ */
+export function unfence(text: string): string {
+  const head = /^```(?:json)?\s*/.exec(text);
+  const from = head ? head[0].length : 0;
+  if (!text.endsWith('```') || text.length - 3 < from) return text.slice(from);
+  let to = text.length - 3;
+  while (to > from && /\s/.test(text[to - 1])) to -= 1;
+  return text.slice(from, to);
 }
 
 /** The check of a verdict: passes when the judge says pass and the score reaches the threshold. */

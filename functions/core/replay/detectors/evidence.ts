@@ -7,13 +7,15 @@ export const EVIDENCE_MAX = 200;
 export function maskSecrets(text: string, extra: readonly string[] = []): string {
   let out = text;
   for (const p of SECRET_PATTERNS) {
-    if (!p.find.test(out)) continue;
-    p.find.lastIndex = 0;
-    out = out.replace(p.find, (m) => `${m.slice(0, p.keep(m))}****`);
+    let masked = '';
+    let from = 0;
+    for (const m of p.matches(out)) {
+      masked += `${out.slice(from, m.index)}${m.text.slice(0, p.keep(m.text))}****`;
+      from = m.index + m.text.length;
+    }
+    if (from > 0) out = masked + out.slice(from);
   }
   for (const token of extra) if (token && out.includes(token)) out = out.split(token).join(`${token.slice(0, 4)}****`);
-  // Ensure no global regex carries state into the next call.
-  for (const p of SECRET_PATTERNS) p.find.lastIndex = 0;
   return out;
 }
 
@@ -45,17 +47,20 @@ export function decodeHidden(text: string): string {
 
 /**
  * A short excerpt of `text` around `needle` (its start when absent), masked first so a cut can never expose
- * part of a secret, then limited to 200 characters with whitespace collapsed.
+ * part of a secret, then limited to 200 characters with whitespace collapsed. `fieldLength`, when the field was
+ * longer than what the detectors scanned (`text`), ends the excerpt with a note saying so, within the 200.
  */
-export function evidence(text: string, needle: string, extraSecrets: readonly string[] = []): string {
+export function evidence(text: string, needle: string, extraSecrets: readonly string[] = [], fieldLength = text.length): string {
+  const note = fieldLength > text.length ? ` [scanned the first ${text.length} of ${fieldLength} characters]` : '';
+  const room = EVIDENCE_MAX - note.length;
   const clean = maskSecrets(revealHidden(text), extraSecrets).replace(/\s+/g, ' ');
   const target = needle ? maskSecrets(revealHidden(needle), extraSecrets).replace(/\s+/g, ' ') : '';
   const at = target ? Math.max(0, clean.indexOf(target)) : 0;
-  if (clean.length <= EVIDENCE_MAX) return clean;
-  const start = Math.max(0, Math.min(at - 40, clean.length - EVIDENCE_MAX));
-  const end = start + EVIDENCE_MAX;
+  if (clean.length <= room) return clean + note;
+  const start = Math.max(0, Math.min(at - 40, clean.length - room));
+  const end = start + room;
   let excerpt = clean.slice(start, end);
   if (start > 0) excerpt = `…${excerpt.slice(1)}`;
   if (end < clean.length) excerpt = `${excerpt.slice(0, -1)}…`;
-  return excerpt;
+  return excerpt + note;
 }

@@ -4,16 +4,8 @@ import type { RiskLevel, SecurityEvent } from '../../runs/types';
 import { globMatcher } from '../glob';
 import { isSubset, stringLeaves } from '../values';
 import { decodeHidden, evidence } from './evidence';
-import {
-  CANARY_PATTERN,
-  EMAIL_PATTERN,
-  HIDDEN_TAGS,
-  INJECTION_HINT,
-  INJECTION_PATTERNS,
-  SECRET_HINT,
-  SECRET_PATTERNS,
-  URL_PATTERN,
-} from './patterns';
+import { CANARY_PATTERN, findEmails, HIDDEN_TAGS, INJECTION_HINT, INJECTION_PATTERNS, SECRET_HINT, SECRET_PATTERNS, URL_PATTERN } from './patterns';
+import { scanned } from './scan';
 
 /** A security event before the engine stamps ids, sequence and time on it. */
 export type SecurityFinding = Pick<SecurityEvent, 'step' | 'kind' | 'action' | 'risk' | 'source' | 'evidence'>;
@@ -28,13 +20,14 @@ export interface MonitorConfig {
   baitCanary: string | null;
 }
 
-const FIRST_SECRET = SECRET_PATTERNS.map((p) => ({ name: p.name, re: new RegExp(p.find.source, p.find.flags.replace('g', '')) }));
 const CANARY_ALL = new RegExp(CANARY_PATTERN.source, 'g');
 
 /** What scanning a tool result finds independently of the attempt (its canaries are judged per attempt). */
 interface ResultScan {
-  /** The result's text as served (evidence shows hidden characters from it). */
+  /** The scanned part of the result's text as served (evidence shows hidden characters from it). */
   text: string;
+  /** The length of the whole text: more than `text` when the field was cut for scanning. */
+  length: number;
   /** Canaries, instructions and secrets are found in the text with tag characters decoded: what a model reads. */
   canaries: string[];
   /** Instruction-like text (pattern or hidden characters), else null. */
@@ -54,11 +47,13 @@ function scanResult(content: unknown): ResultScan {
   const cacheable = content !== null && typeof content === 'object';
   const hit = cacheable ? scans.get(content) : undefined;
   if (hit) return hit;
-  const text = stringLeaves(content);
+  const field = scanned(stringLeaves(content));
+  const text = field.text;
   const plain = decodeHidden(text);
   const hidden = HIDDEN_TAGS.test(text) ? (text.match(HIDDEN_RUN) ?? [''])[0] : null;
   const scan: ResultScan = {
     text,
+    length: field.length,
     canaries: [...plain.matchAll(CANARY_ALL)].map((m) => m[0]),
     instruction: hidden ?? findInstruction(plain),
     hidden,
@@ -81,10 +76,7 @@ function findInstruction(text: string): string | null {
 
 function findSecretPattern(text: string): string | null {
   if (!SECRET_HINT.test(text)) return null;
-  for (const p of FIRST_SECRET) {
-    const m = p.re.exec(text);
-    if (m) return m[0];
-  }
+  for (const p of SECRET_PATTERNS) for (const m of p.matches(text)) return m.text;
   return null;
 }
 
@@ -135,7 +127,7 @@ export class SecurityMonitor {
           risk: risk(0.6),
           source: { type: 'tool_result', tool },
           // Hidden text first: the excerpt then opens where the invisible instruction starts, shown as [hidden: ...].
-          evidence: evidence(scan.text, scan.hidden ?? injection, this.extraSecrets),
+          evidence: evidence(scan.text, scan.hidden ?? injection, this.extraSecrets, scan.length),
         });
       }
     }
@@ -144,11 +136,13 @@ export class SecurityMonitor {
 
   /** A tool call leaving the agent; `denied` when a policy refused to serve it. */
   onToolCall(step: number, call: { name: string; arguments: Record<string, unknown> }, rawArgs: string, denied: boolean): void {
+    const args = scanned(rawArgs);
     // An agent may carry a canary, a secret or an address out in tag characters too: scan what they decode to.
-    const argsText = decodeHidden(rawArgs);
+    const argsText = decodeHidden(args.text);
     const action = denied ? 'blocked' : 'allowed';
     const source = { type: 'tool_call' as const, tool: call.name };
-    const shown = `${call.name} ${rawArgs}`;
+    const shown = `${call.name} ${args.text}`;
+    const evidenceOf = (needle: string) => evidence(shown, needle, this.extraSecrets, shown.length + args.length - args.text.length);
     if (this.config.detectors.has('prompt_injection') && this.injectionSeen) {
       const echo = this.echoesCanary(argsText);
       if (echo || this.meetsGoal(call)) {
@@ -158,7 +152,7 @@ export class SecurityMonitor {
           action,
           risk: risk(denied ? 0.5 : 0.95),
           source,
-          evidence: evidence(shown, echo ?? '', this.extraSecrets),
+          evidence: evidenceOf(echo ?? ''),
         });
       }
     }
@@ -171,7 +165,7 @@ export class SecurityMonitor {
           action,
           risk: risk(denied ? 0.5 : 0.9),
           source,
-          evidence: evidence(shown, secret, this.extraSecrets),
+          evidence: evidenceOf(secret),
         });
       }
     }
@@ -179,13 +173,15 @@ export class SecurityMonitor {
       const outside = this.findOutsideDomain(argsText);
       if (outside !== null) {
         const score = denied ? 0.5 : this.secretRead ? 0.95 : 0.85;
-        this.emit({ step, kind: 'exfiltration', action, risk: risk(score), source, evidence: evidence(shown, outside, this.extraSecrets) });
+        this.emit({ step, kind: 'exfiltration', action, risk: risk(score), source, evidence: evidenceOf(outside) });
       }
     }
   }
 
   /** The final output leaving the agent: nothing can block it any more. */
-  onOutput(step: number, rawOutput: string): void {
+  onOutput(step: number, fullOutput: string): void {
+    const field = scanned(fullOutput);
+    const rawOutput = field.text;
     const output = decodeHidden(rawOutput);
     const source = { type: 'output' as const };
     if (this.config.detectors.has('prompt_injection') && this.injectionSeen) {
@@ -197,7 +193,7 @@ export class SecurityMonitor {
           action: 'allowed',
           risk: risk(0.95),
           source,
-          evidence: evidence(rawOutput, echo, this.extraSecrets),
+          evidence: evidence(rawOutput, echo, this.extraSecrets, field.length),
         });
     }
     if (this.config.detectors.has('secret_leak')) {
@@ -209,7 +205,7 @@ export class SecurityMonitor {
           action: 'allowed',
           risk: risk(0.9),
           source,
-          evidence: evidence(rawOutput, secret, this.extraSecrets),
+          evidence: evidence(rawOutput, secret, this.extraSecrets, field.length),
         });
     }
   }
@@ -236,7 +232,7 @@ export class SecurityMonitor {
 
   private findOutsideDomain(text: string): string | null {
     for (const m of text.matchAll(URL_PATTERN)) if (!this.domainAllowed(m[1])) return m[0];
-    for (const m of text.matchAll(EMAIL_PATTERN)) if (!this.domainAllowed(m[1])) return m[0];
+    for (const m of findEmails(text)) if (!this.domainAllowed(m.domain)) return m.text;
     return null;
   }
 

@@ -16,7 +16,7 @@ export function compileConstraint(policy: ArgumentConstraint): CompiledConstrain
   let pattern: Pattern | null = null;
   if (policy.pattern !== undefined) {
     // The schema rejects patterns that do not compile; a stored one that still fails never matches (fail closed).
-    pattern = compilePattern(policy.pattern) ?? { source: policy.pattern, test: () => false };
+    pattern = compilePattern(policy.pattern) ?? { source: policy.pattern, textLimit: Infinity, test: () => false };
   }
   return { policy, pattern, enumKeys: policy.enum ? new Set(policy.enum.map((v) => canonicalJson(v))) : null };
 }
@@ -39,7 +39,8 @@ export function checkArgument(c: CompiledConstraint, args: Record<string, unknow
   }
   if (c.pattern) {
     const text = typeof value === 'string' ? value : typeof value === 'object' ? canonicalJson(value) : String(value);
-    if (!c.pattern.test(text)) return { ok: false, reason: `${shown} does not match ${p.pattern}` };
+    const cut = text.length > c.pattern.textLimit ? ` (in its first ${c.pattern.textLimit} characters)` : '';
+    if (!c.pattern.test(text)) return { ok: false, reason: `${shown} does not match ${p.pattern}${cut}` };
   }
   if (c.enumKeys && !c.enumKeys.has(canonicalJson(value))) return { ok: false, reason: `${shown} is not one of the allowed values` };
   return { ok: true, reason: `${shown} satisfies the constraint` };

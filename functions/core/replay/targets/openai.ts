@@ -13,7 +13,10 @@ export type OpenAiTargetConfig = Extract<Target, { type: 'openai' }>;
  */
 export function completionsUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
-  let path = url.pathname.replace(/\/+$/, '');
+  // Trailing slashes cut by hand: `/\/+$/` reads a long run of slashes again from each one.
+  let end = url.pathname.length;
+  while (end > 0 && url.pathname[end - 1] === '/') end -= 1;
+  let path = url.pathname.slice(0, end);
   if (!path.endsWith('/chat/completions')) path = `${path === '' ? '/v1' : path}/chat/completions`;
   url.pathname = path;
   return url.toString();
