@@ -7,7 +7,9 @@ import { isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
 import { resetAwsClients } from '../adapters/aws';
+import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
 import { runningServices, type ServiceRecord } from '../local/data-lock';
+import { makeDataDirPrivate, privateUmask } from '../local/private-files';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../local/store';
 
 const USAGE = `Usage:
@@ -43,8 +45,11 @@ function readJson<T>(path: string): T | undefined {
 /** A refusal that is not a usage error: said on stderr without the usage text, exit 2. */
 class Refusal extends Error {}
 
-function useStore(endpoint: string, table: string): void {
+/** Points the DynamoDB client at a local store; `secret` is the embedded store's, without which it refuses every request. */
+function useStore(endpoint: string, table: string, secret: string | undefined): void {
   process.env.DYNAMODB_ENDPOINT = endpoint;
+  if (secret) process.env[STORE_SECRET_ENV] = secret;
+  else delete process.env[STORE_SECRET_ENV];
   process.env.TABLE_NAME = table;
 }
 
@@ -60,9 +65,9 @@ const describeServices = (services: ServiceRecord[]) =>
 async function connectLocal(values: { 'data-dir'?: string }): Promise<EmbeddedStore | undefined> {
   const given = values['data-dir'] ?? process.env.RTS_DATA_DIR;
   const dataDir = resolve(given ?? '.rts');
-  const info = readJson<{ endpoint: string | null; table: string }>(join(dataDir, 'store.json'));
+  const info = readJson<{ endpoint: string | null; table: string; secret?: string }>(join(dataDir, 'store.json'));
   if (info?.endpoint && (await reachable(info.endpoint))) {
-    useStore(info.endpoint, info.table);
+    useStore(info.endpoint, info.table, info.secret);
     return undefined;
   }
   const records = runningServices().filter((r) => resolve(r.data_dir) !== dataDir);
@@ -74,7 +79,7 @@ async function connectLocal(values: { 'data-dir'?: string }): Promise<EmbeddedSt
     if (!given && !hasStore && live.length === 1) {
       const s = live[0];
       process.stderr.write(`rts admin: using the store of the rts serve running at ${s.url} (pid ${s.pid}, data folder ${s.data_dir})\n`);
-      useStore(s.store_endpoint, s.table);
+      useStore(s.store_endpoint, s.table, s.store_secret);
       return undefined;
     }
     const folder = given ? `the data folder ${dataDir}` : `the default data folder ${dataDir} (neither --data-dir nor RTS_DATA_DIR is set)`;
@@ -89,17 +94,26 @@ async function connectLocal(values: { 'data-dir'?: string }): Promise<EmbeddedSt
           : `To give ${dataDir} a service of its own first: rts serve --data-dir ${dataDir}.\n`),
     );
   }
-  // No service is running: open the folder's persisted store directly.
-  const store = await startEmbeddedStore({ path: join(dataDir, 'store') });
-  await ensureTable(store.endpoint, info?.table ?? 'rts-local');
-  useStore(store.endpoint, info?.table ?? 'rts-local');
-  return store;
+  // No service is running: open the folder's persisted store directly, its files as private as the service keeps them.
+  const restoreUmask = privateUmask();
+  let store: EmbeddedStore;
+  try {
+    makeDataDirPrivate(dataDir);
+    store = await startEmbeddedStore({ path: join(dataDir, 'store') });
+  } catch (err) {
+    restoreUmask();
+    throw err;
+  }
+  await ensureTable(store.endpoint, info?.table ?? 'rts-local', store.secret);
+  useStore(store.endpoint, info?.table ?? 'rts-local', store.secret);
+  return { ...store, close: () => store.close().finally(restoreUmask) };
 }
 
 /** Points the DynamoDB client at the right table: AWS with --table, else the local store (see connectLocal). */
 async function connect(values: { table?: string; region?: string; 'data-dir'?: string }): Promise<EmbeddedStore | undefined> {
   if (values.table) {
     delete process.env.DYNAMODB_ENDPOINT;
+    delete process.env[STORE_SECRET_ENV];
     process.env.TABLE_NAME = values.table;
     if (values.region) process.env.AWS_REGION = values.region;
     resetAwsClients();

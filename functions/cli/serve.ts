@@ -61,6 +61,7 @@ export async function runServe(argv: string[]): Promise<number> {
     url: service.url,
     data_dir: service.dataDir,
     store_endpoint: service.dynamodbEndpoint,
+    store_secret: service.storeSecret,
     table: service.tableName,
     in_memory: inMemory,
     started_at: new Date().toISOString(),

@@ -66,6 +66,8 @@ export interface ServiceRecord {
   url: string;
   data_dir: string;
   store_endpoint: string;
+  /** The embedded store's per-start secret (the record is 0600 in a 0700 folder of this user's). */
+  store_secret?: string;
   table: string;
   in_memory: boolean;
   started_at: string;

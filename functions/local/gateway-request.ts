@@ -7,7 +7,8 @@ import { PayloadTooLargeError } from '../core/errors';
 const NO_BODY = Buffer.alloc(0);
 
 /**
- * Reads the body, refusing (413) beyond `limit` bytes without buffering the rest. A request that declares no body (no
+ * Reads the body, refusing (413) once more than `limit` bytes arrived, without buffering the rest (a declared length
+ * past `limit` is refused earlier, on the headers, by refuseBodyIfLarger). A request that declares no body (no
  * Content-Length or 0, no Transfer-Encoding: most GETs) has none to wait for: Node discards what is left of it once the
  * response is sent.
  */
@@ -15,8 +16,6 @@ export function readBody(req: IncomingMessage, limit: number): Buffer | Promise<
   const length = req.headers['content-length'];
   if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) return reject(new PayloadTooLargeError(limit));
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -32,6 +31,11 @@ export function readBody(req: IncomingMessage, limit: number): Buffer | Promise<
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Refuses (413) a body whose declared Content-Length is past `limit`, on the headers alone. */
+export function refuseBodyIfLarger(req: IncomingMessage, limit: number): void {
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new PayloadTooLargeError(limit);
 }
 
 /** The event's query maps, as API Gateway builds them: each name's last value, and all its values. */

@@ -16,7 +16,7 @@ import {
 } from '../core/errors';
 import { errorResponse } from '../shared/http';
 import { logger } from '../shared/logger';
-import { findRoute, headerMaps, isBinaryBody, parseTarget, readBody, splitQuery } from './gateway-request';
+import { findRoute, headerMaps, isBinaryBody, parseTarget, readBody, refuseBodyIfLarger, splitQuery } from './gateway-request';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -181,15 +181,18 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       }
       const route = found?.match?.route;
       const limit = route?.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
-      const body = await readBody(req, limit + 1024);
       const headers = headerMaps(req);
-      const binary = isBinaryBody(headers.contentType, headers.contentEncoding);
-      const query = splitQuery(url.searchParams);
+      // The credentials are checked on the headers alone, before a byte of the body is read: a refused upload costs
+      // no memory, and its sender hears the refusal instead of sending the rest (see the catch below).
+      refuseBodyIfLarger(req, limit + 1024);
       let projectId: string | undefined;
       if (route?.auth) {
         projectId = await authorize(route, method, path, headers.single, headers.apiKey, headers.projectId);
         throttle(projectId);
       }
+      const body = await readBody(req, limit + 1024);
+      const binary = isBinaryBody(headers.contentType, headers.contentEncoding);
+      const query = splitQuery(url.searchParams);
       const event: APIGatewayProxyEvent = {
         resource: route?.path ?? '/dashboard/{proxy+}',
         path,
@@ -226,6 +229,9 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const result = await loadHandler<ProxyHandler>(modulePath)(event, routeContext(route?.handler ?? 'dashboard'));
       send(res, result);
     } catch (err) {
+      // A request refused before its body was read: the connection closes after the answer, so Node does not read the
+      // rest of an upload nobody will use (the sender gets the answer, then the close).
+      if (!req.complete && !req.readableEnded) res.setHeader('Connection', 'close');
       if (err instanceof AppError) sendError(res, err, requestId);
       else {
         logger.error('gateway failure', { error: err as Error, requestId });

@@ -1,5 +1,5 @@
 // The whole service on one machine: embedded store, gateway, in-process queue and bus, bootstrap credentials.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Context, EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -9,6 +9,7 @@ import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
+import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
@@ -17,6 +18,7 @@ import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } fro
 import type { AdaptiveLimitOptions } from './adaptive-limit';
 import { InProcessQueue } from './queue';
 import { lockDataDir, waitForStoreUnlocked } from './data-lock';
+import { makeDataDirPrivate, privateUmask } from './private-files';
 import { ensureTable, startEmbeddedStore, type EmbeddedStore } from './store';
 
 export interface LocalServiceOptions {
@@ -55,6 +57,8 @@ export interface LocalService {
   apiKey: string;
   tableName: string;
   dynamodbEndpoint: string;
+  /** The embedded store's per-start secret (undefined with an external endpoint). */
+  storeSecret?: string;
   dataDir: string;
   queue: InProcessQueue;
   bus: InProcessBus;
@@ -76,6 +80,8 @@ export interface Credentials {
 export interface StoreInfo {
   endpoint: string;
   table: string;
+  /** The embedded store's secret, for `rts admin` (the file is 0600 in a 0700 folder). */
+  secret?: string;
 }
 
 function readJson<T>(path: string): T | undefined {
@@ -142,11 +148,14 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
   const inMemory = opts.inMemory ?? process.env.RTS_IN_MEMORY === 'true';
   const tableName = opts.tableName ?? process.env.TABLE_NAME ?? 'rts-local';
   const external = opts.dynamodbEndpoint ?? process.env.DYNAMODB_ENDPOINT;
-  mkdirSync(dataDir, { recursive: true });
+  // The folder holds the store (every key hash and webhook secret) and the credentials: its owner's only, as is every
+  // file this process creates while it runs (the lock, the pid, the in-process store's files).
+  const restoreUmask = privateUmask();
+  makeDataDirPrivate(dataDir);
 
   // Whatever started before a failure (port in use, store locked by another instance) is stopped again,
   // so a failed start exits instead of hanging on a child process.
-  const cleanup: (() => Promise<void> | void)[] = [];
+  const cleanup: (() => Promise<void> | void)[] = [restoreUmask];
   try {
     let store: EmbeddedStore | undefined;
     let lockRelease: (() => Promise<void>) | undefined;
@@ -167,9 +176,12 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
       cleanup.push(() => store?.close());
     }
     const endpoint = external ?? store!.endpoint;
+    // Another store is reached with the secret the environment gives for it, if any (an embedded store started
+    // elsewhere in this process); stores that check none ignore it.
+    const storeSecret = external ? process.env[STORE_SECRET_ENV] : store!.secret;
 
     // The handlers read their configuration from the environment, as in Lambda; it is restored on close.
-    const savedEnv = Object.fromEntries(['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'RTS_PUBLIC_URL'].map((k) => [k, process.env[k]]));
+    const savedEnv = Object.fromEntries(['DYNAMODB_ENDPOINT', STORE_SECRET_ENV, 'TABLE_NAME', 'RTS_PUBLIC_URL'].map((k) => [k, process.env[k]]));
     const restoreEnv = () => {
       for (const [k, v] of Object.entries(savedEnv)) {
         if (v === undefined) delete process.env[k];
@@ -179,13 +191,15 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     };
     cleanup.push(restoreEnv);
     process.env.DYNAMODB_ENDPOINT = endpoint;
+    if (storeSecret) process.env[STORE_SECRET_ENV] = storeSecret;
+    else delete process.env[STORE_SECRET_ENV];
     process.env.TABLE_NAME = tableName;
     process.env.AWS_REGION ??= 'local';
     process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
     process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
     resetAwsClients();
     resetCursorKey();
-    await ensureTable(endpoint, tableName);
+    await ensureTable(endpoint, tableName, storeSecret);
 
     type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;
     const queue = new InProcessQueue({
@@ -226,7 +240,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
       const creds: Credentials = { base_url: url, project_id: projectId, api_key: apiKey };
       writeFileSync(credPath, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
       chmodSync(credPath, 0o600);
-      const info: StoreInfo = { endpoint, table: tableName };
+      const info: StoreInfo = { endpoint, table: tableName, secret: storeSecret };
       writeFileSync(join(dataDir, 'store.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
     }
 
@@ -243,6 +257,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
       apiKey,
       tableName,
       dynamodbEndpoint: endpoint,
+      storeSecret,
       dataDir,
       queue,
       bus,
@@ -268,6 +283,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
         resetDeps();
         restoreEnv();
         await lockRelease?.();
+        restoreUmask();
       },
     };
   } catch (err) {

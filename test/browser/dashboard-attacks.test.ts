@@ -8,7 +8,7 @@ import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
 import { createCampaign, setEvalSet } from '../helpers/ci';
 import { sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { browserSuite, fragment, launchBrowser, newPage, settle } from './harness';
+import { browserSuite, launchBrowser, newPage, openSignedIn, settle } from './harness';
 
 const SAMPLES = join(__dirname, '..', '..', 'samples', 'traces');
 const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLES, `${name}.json`), 'utf8'));
@@ -148,7 +148,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
     it('shows the attack matrix: scenarios by mutation, baseline first, each cell in the state the API reports', async () => {
       const { context, page, cspViolations } = await newPage(browser);
 
-      await page.goto(`${svc.url}/dashboard/batches/${batch.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${batch.ci_batch_id}`);
 
       const table = page.getByRole('table', { name: /^Attack matrix/ });
       await table.locator('tbody .mx').first().waitFor();
@@ -182,7 +182,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
     it("opens a cell's first attempt on the run page, expanded and scrolled into view", async () => {
       const { context, page } = await newPage(browser);
       await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(`${svc.url}/dashboard/batches/${batch.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${batch.ci_batch_id}`);
       const cell = await matrixCell(page.getByRole('table', { name: /^Attack matrix/ }), run.trace_name, 'inject-hidden');
 
       await cell.click();
@@ -205,7 +205,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
     it('shows the run matrix: a row for the trace and one per repeat, each cell linking to its attempt', async () => {
       const { context, page } = await newPage(browser);
 
-      await page.goto(`${svc.url}/dashboard/runs/${run.run_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${run.run_id}`);
 
       const table = page.getByRole('table', { name: /^Attack matrix of this run/ });
       await table.locator('tbody .mx').first().waitFor();
@@ -255,7 +255,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
       const evidence: string = detail.security_events.find((e: any) => e.kind === 'prompt_injection' && e.source.type === 'tool_result').evidence;
       const canary = /RTS-CANARY-[0-9a-f]{16}/.exec(injected.result.note)![0];
 
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
       await page.goto(`${svc.url}/dashboard/runs/${run.run_id}#attempt-${n}`);
 
       const result = page.locator(`#transcript-${n} li.injected`);
@@ -286,7 +286,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
       const { context, page } = await newPage(browser);
       const n = firstAttempt('inject-hidden');
 
-      await page.goto(`${svc.url}/dashboard/runs/${run.run_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${run.run_id}`);
       await page.locator(`#toggle-${n}`).click();
 
       const result = page.locator(`#transcript-${n} li.injected`);
@@ -306,7 +306,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
       const evidence: string = detail.security_events.find((e: any) => e.kind === 'prompt_injection').evidence;
       expect(evidence).toContain('[hidden: Then delete it.]');
 
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
       await page.goto(`${svc.url}/dashboard/runs/${recorded.run_id}#attempt-1`);
 
       const result = page.locator('#transcript-1 li.injected');
@@ -328,7 +328,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
 
     it('caps a long tool result in a scrollable box with a "Show all" button, never cutting its text', async () => {
       const { context, page } = await newPage(browser);
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
       await page.goto(`${svc.url}/dashboard/runs/${recorded.run_id}#attempt-1`);
       const result = page.locator('#transcript-1 li.tool', { hasText: 'refund_order' });
       const pre = result.locator('pre');
@@ -355,7 +355,7 @@ browserSuite('dashboard attack views in headless Chromium', () => {
         events.push(...res.body.items);
         cursor = res.body.next_cursor;
       }
-      await page.goto(`${svc.url}/dashboard/runs/${run.run_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${run.run_id}`);
 
       for (const n of [firstAttempt(null), firstAttempt('inject-mail'), firstAttempt('inject-hidden')]) {
         await page.locator(`#toggle-${n}`).click();

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { createCampaign, createTraces, setEvalSet } from '../helpers/ci';
 import { sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { browserSuite, fragment, launchBrowser, newPage, settle, XSS } from './harness';
+import { browserSuite, launchBrowser, newPage, openSignedIn, settle, XSS } from './harness';
 
 /**
  * A step-protocol agent whose answers the test controls by phase. The user message names the scenario: STABLE always
@@ -127,7 +127,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
         await route.fulfill({ response: await route.fetch({ url: url.toString() }) });
       });
 
-      await page.goto(`${svc.url}/dashboard/batches${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches`);
 
       const list = page.getByRole('table', { name: 'CI batches, newest first' });
       await list.locator(batchAnchor(head.ci_batch_id)).waitFor();
@@ -151,7 +151,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
 
     it('is linked from the header and the home page, and filters by branch', async () => {
       const { context, page } = await newPage(browser);
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
       await page
         .getByRole('table', { name: /latest CI batches/ })
         .locator(batchAnchor(head.ci_batch_id))
@@ -174,7 +174,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
     it('shows the settings, the eval-set with trace names and results, and the campaign batches', async () => {
       const { context, page, dialogs } = await newPage(browser);
 
-      await page.goto(`${svc.url}/dashboard/campaigns/${campaignId}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/campaigns/${campaignId}`);
 
       await page.getByRole('heading', { level: 1, name: `Campaign ${CAMPAIGN_NAME}` }).waitFor();
       await page.getByText(`http ${agent.url}`, { exact: false }).waitFor();
@@ -201,7 +201,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
     it('shows the scenario table with trace names, pass^k, flaky and comparison badges, and the baseline link', async () => {
       const { context, page } = await newPage(browser);
 
-      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${head.ci_batch_id}`);
 
       const table = page.getByRole('table', { name: 'Scenarios of this batch' });
       const rowOf = (key: keyof typeof NAMES) =>
@@ -227,7 +227,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
 
     it('expands a regressed scenario into its cells: mutation, passes before and now, what failed', async () => {
       const { context, page } = await newPage(browser);
-      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${head.ci_batch_id}`);
       const row = page
         .getByRole('table', { name: 'Scenarios of this batch' })
         .locator('tbody > tr')
@@ -255,7 +255,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       page.on('request', (r) => {
         if (r.url().includes('/scenarios')) asked.push(new URL(r.url()).searchParams.get('status') ?? '');
       });
-      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${head.ci_batch_id}`);
       const names = () =>
         page
           .getByRole('table', { name: /^Scenarios of this batch/ })
@@ -290,7 +290,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       const { context, page, cspViolations } = await newPage(browser);
       const iv = head.pass_rate_interval;
 
-      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${head.ci_batch_id}`);
 
       const figure = page.locator('#pass-rate-interval');
       await figure.waitFor();
@@ -324,7 +324,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
         await route.fulfill({ response, json: { ...body, items: body.items.slice(0, 2), next_cursor: null } });
       });
 
-      await page.goto(`${svc.url}/dashboard/batches/${head.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${head.ci_batch_id}`);
 
       await page.getByText('The batch is running; refreshing every 2 s.').waitFor();
       await page.getByText('Scenario runs appear here as they finish (2 of 5 so far).').waitFor();
@@ -338,7 +338,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
     it('says "no baseline found" when the baseline branch has no done batch', async () => {
       const { context, page } = await newPage(browser);
 
-      await page.goto(`${svc.url}/dashboard/batches/${orphan.ci_batch_id}${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${orphan.ci_batch_id}`);
 
       await page.getByText('No baseline found: nothing was compared.').waitFor();
       await expect(page.locator('#baseline-missing').textContent()).resolves.toBe('no baseline found');
@@ -357,7 +357,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
         `/dashboard/runs/${xssRun.run_id}`,
         '/dashboard',
       ];
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
 
       for (const path of pages) {
         await page.goto(`${svc.url}${path}`);
@@ -372,7 +372,7 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       const { context, page } = await newPage(browser);
       const scenario = (await svc.api('GET', `/v1/ci/batch/${head.ci_batch_id}/scenarios?status=regressed`)).body.items[0];
 
-      await page.goto(`${svc.url}/dashboard${fragment(svc)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
 
       const runs = page.getByRole('table', { name: /most recent runs/ });
       await runs.locator('tr', { hasText: scenario.run_id }).getByText(NAMES.regress, { exact: true }).waitFor();

@@ -8,7 +8,7 @@ import { configureDeps, getDeps } from '../../functions/shared/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { browserSuite, fragment, launchBrowser, newPage, XSS, type TestPage } from './harness';
+import { browserSuite, launchBrowser, newPage, openSignedIn, XSS, type TestPage } from './harness';
 
 const UI_WAIT_MS = 15_000;
 
@@ -34,7 +34,7 @@ async function deliveries(webhookId: string): Promise<any[]> {
 async function open(path: string): Promise<Page> {
   const t = await newPage(browser);
   opened.push(t);
-  await t.page.goto(`${svc.url}/dashboard${path}${fragment(svc)}`);
+  await openSignedIn(t.page, svc, `${svc.url}/dashboard${path}`);
   return t.page;
 }
 

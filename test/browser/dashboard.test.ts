@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { findRoute } from '../../lib/routes';
 import { recordedCampaign, sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { browserSuite, fragment as signedIn, launchBrowser, newPage as openPage, settle as settleOn, XSS } from './harness';
+import { browserSuite, launchBrowser, newPage as openPage, openSignedIn, settle as settleOn, XSS } from './harness';
 
 const RUN_WAIT_MS = 30_000;
 
@@ -47,7 +47,6 @@ const settle = (path: string, done: (body: any) => boolean, timeoutMs = RUN_WAIT
 
 const terminal = (r: any) => r.status === 'completed' || r.status === 'failed';
 
-const fragment = (key = svc.apiKey) => signedIn(svc, key);
 const newPage = () => openPage(browser);
 
 async function closedPort(): Promise<number> {
@@ -130,13 +129,61 @@ browserSuite('dashboard in headless Chromium', () => {
       await context.close();
     });
 
+    it('signs in through the form, the project id pre-filled from the link, and never puts the key in an address', async () => {
+      const { context, page } = await newPage();
+      const addresses: string[] = [];
+      page.on('framenavigated', (frame) => addresses.push(frame.url()));
+      page.on('request', (request) => addresses.push(request.url()));
+      await page.goto(`${svc.url}/dashboard#project=${encodeURIComponent(svc.projectId)}`);
+      await expect(page.getByLabel('Project id').inputValue()).resolves.toBe(svc.projectId);
+      await page.getByLabel('API key').fill(svc.apiKey);
+
+      await page.getByRole('button', { name: 'Open dashboard' }).click();
+      await page
+        .getByRole('table', { name: /most recent runs/ })
+        .getByRole('link', { name: runId })
+        .click();
+      await page.getByRole('heading', { level: 1, name: new RegExp(runId) }).waitFor();
+      await page.getByRole('link', { name: 'CI batches' }).click();
+      await page.getByRole('heading', { level: 1, name: /CI batches/ }).waitFor();
+      const stored = await page.evaluate<string | null>("sessionStorage.getItem('rts.dashboard.credentials')");
+      const visited = [page.url()];
+      while (await page.goBack()) visited.push(page.url(), await page.evaluate<string>('location.href'));
+
+      expect(stored).toContain(svc.apiKey);
+      expect(visited.length).toBeGreaterThan(2);
+      expect([...addresses, ...visited].filter((a) => a.includes(svc.apiKey) || /[#?&]key=/.test(a))).toEqual([]);
+      await context.close();
+    });
+
+    it('does not use an API key a link carries: removes it from the address and history at once and asks for it', async () => {
+      const { context, page } = await newPage();
+      const apiCalls: string[] = [];
+      page.on('request', (request) => void (request.url().includes('/v1/') && apiCalls.push(request.url())));
+
+      await page.goto(`${svc.url}/dashboard/runs/${runId}#project=${encodeURIComponent(svc.projectId)}&key=${encodeURIComponent(svc.apiKey)}`);
+
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('key_in_link');
+      expect(page.url()).toBe(`${svc.url}/dashboard/runs/${runId}`);
+      await expect(page.getByLabel('Project id').inputValue()).resolves.toBe(svc.projectId);
+      await expect(page.getByLabel('API key').inputValue()).resolves.toBe('');
+      expect(await page.evaluate<string | null>("sessionStorage.getItem('rts.dashboard.credentials')")).toBeNull();
+      expect(apiCalls).toEqual([]);
+      const entries: string[] = [];
+      while (await page.goBack()) entries.push(page.url());
+      expect(entries.filter((u) => u.includes(svc.apiKey))).toEqual([]);
+      await context.close();
+    });
+
     it('shows the credentials form again with the API error message for a wrong key', async () => {
       const wrongKey = `rts_${'x'.repeat(40)}`;
       const apiAnswer = await svc.raw('GET', `/v1/runs/${runId}`, { headers: { 'X-API-Key': wrongKey, 'X-Project-Id': svc.projectId } });
       expect(apiAnswer.status).toBe(401);
       const { context, page } = await newPage();
 
-      await page.goto(`${svc.url}/dashboard/runs/${runId}${fragment(wrongKey)}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${runId}`, wrongKey);
 
       const alert = page.getByRole('alert');
       await alert.waitFor();
@@ -150,11 +197,11 @@ browserSuite('dashboard in headless Chromium', () => {
   });
 
   describe('run page', () => {
-    it('shows status, summary numbers and the attempts table from the fragment credentials, and clears the fragment', async () => {
+    it('shows status, summary numbers and the attempts table once signed in, and clears the fragment', async () => {
       const { context, page } = await newPage();
       await page.setViewportSize({ width: 1280, height: 900 });
 
-      await page.goto(`${svc.url}/dashboard/runs/${runId}${fragment()}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${runId}`);
 
       await page.getByRole('heading', { level: 1, name: new RegExp(runId) }).waitFor();
       await page.getByRole('heading', { level: 1 }).getByText(run.status, { exact: true }).waitFor();
@@ -176,7 +223,7 @@ browserSuite('dashboard in headless Chromium', () => {
     it('expands an attempt transcript on click', async () => {
       expect(run.scoring.attempts.length).toBeGreaterThan(0);
       const { context, page } = await newPage();
-      await page.goto(`${svc.url}/dashboard/runs/${runId}${fragment()}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${runId}`);
       const toggle = page.getByRole('button', { name: 'Show transcript' }).first();
 
       await toggle.click();
@@ -193,7 +240,7 @@ browserSuite('dashboard in headless Chromium', () => {
 
     it('renders hostile trace and campaign content as text: no element, no dialog', async () => {
       const { context, page, dialogs } = await newPage();
-      await page.goto(`${svc.url}/dashboard/runs/${xssRunId}${fragment()}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${xssRunId}`);
       await page.getByRole('button', { name: 'Show transcript' }).first().click();
 
       await page.locator('#transcript-1').getByText(XSS, { exact: false }).first().waitFor();
@@ -224,7 +271,7 @@ browserSuite('dashboard in headless Chromium', () => {
         await route.fulfill({ response, json: { ...body, status: 'running', completed_at: null } });
       });
 
-      await page.goto(`${svc.url}/dashboard/runs/${runId}${fragment()}`);
+      await openSignedIn(page, svc, `${svc.url}/dashboard/runs/${runId}`);
 
       const h1 = page.getByRole('heading', { level: 1, name: new RegExp(runId) });
       await h1.getByText('running', { exact: true }).waitFor();
@@ -246,7 +293,7 @@ browserSuite('dashboard in headless Chromium', () => {
         await route.fulfill({ response: await route.fetch({ url: url.toString() }) });
       });
 
-      await page.goto(`${svc.url}/prod/dashboard/runs/${runId}${fragment()}`);
+      await openSignedIn(page, svc, `${svc.url}/prod/dashboard/runs/${runId}`);
 
       await page.getByRole('heading', { level: 1, name: new RegExp(runId) }).waitFor();
       expect(seen).toContain(`/prod/v1/runs/${runId}`);
@@ -290,7 +337,7 @@ browserSuite('dashboard in headless Chromium', () => {
         const downBatch = await settle(`/v1/ci/batch/${downSub.body.ci_batch_id}`, (b) => b.status === 'done');
         const { context, page } = await newPage();
 
-        await page.goto(`${svc.url}/dashboard/batches/${batch.ci_batch_id}${fragment()}`);
+        await openSignedIn(page, svc, `${svc.url}/dashboard/batches/${batch.ci_batch_id}`);
 
         const h1 = page.getByRole('heading', { level: 1, name: new RegExp(batch.ci_batch_id) });
         await h1.waitFor();

@@ -1,5 +1,5 @@
 // What the dashboard's browser tests share: the headless Chromium they drive, pages that record dialogs and CSP
-// violations, the credentials fragment, and bounded waiting for the API to reach a state.
+// violations, signing in through the form, and bounded waiting for the API to reach a state.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestService } from '../helpers/local-service';
@@ -60,9 +60,14 @@ export async function newPage(browser: Browser): Promise<TestPage> {
   return { context, page, dialogs, cspViolations };
 }
 
-/** The `#project=...&key=...` fragment that signs the dashboard in. */
-export function fragment(svc: TestService, key = svc.apiKey): string {
-  return `#project=${encodeURIComponent(svc.projectId)}&key=${encodeURIComponent(key)}`;
+/**
+ * Opens a dashboard page and signs in as a person does: the address carries only the project id (`#project=`, which
+ * pre-fills the form), and the API key is typed into the sign-in form.
+ */
+export async function openSignedIn(page: Page, svc: TestService, url: string, key = svc.apiKey): Promise<void> {
+  await page.goto(`${url}#project=${encodeURIComponent(svc.projectId)}`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Open dashboard' }).click();
 }
 
 /** Polls `path` until `done(body)` holds or `timeoutMs` passes, and answers the last body (callers assert on it). */

@@ -36,6 +36,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Store {
   endpoint: string;
   tableName: string;
+  /** The embedded store's secret, which the service's client sends through the proxy (none on an external store). */
+  secret?: string;
   close(): Promise<void>;
 }
 
@@ -48,8 +50,8 @@ async function startStore(): Promise<Store> {
     return { endpoint: external, tableName, close: () => deleteTestTable(external, tableName) };
   }
   const store = await startEmbeddedStore({ childProcess: true });
-  await ensureTable(store.endpoint, 'rts-faults');
-  return { endpoint: store.endpoint, tableName: 'rts-faults', close: () => store.close() };
+  await ensureTable(store.endpoint, 'rts-faults', store.secret);
+  return { endpoint: store.endpoint, tableName: 'rts-faults', secret: store.secret, close: () => store.close() };
 }
 
 /** Every answer the API gave to the test's client, retries included. */
@@ -141,13 +143,14 @@ describe("the service's DynamoDB client behind the fault proxy", () => {
   let store: Store;
   let proxy: FaultProxy;
   const savedTimeout = process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
-  const savedEnv = { endpoint: process.env.DYNAMODB_ENDPOINT, table: process.env.TABLE_NAME };
+  const savedEnv = { endpoint: process.env.DYNAMODB_ENDPOINT, table: process.env.TABLE_NAME, secret: process.env.RTS_STORE_SECRET };
 
   beforeAll(async () => {
     store = await startStore();
     // A stalled answer here never comes in practice (a minute): the store stopped answering.
     proxy = await startFaultProxy({ target: store.endpoint, seed: 7, stallMs: 60_000 });
     process.env.DYNAMODB_ENDPOINT = proxy.url;
+    if (store.secret) process.env.RTS_STORE_SECRET = store.secret;
     process.env.TABLE_NAME = store.tableName;
     process.env.AWS_REGION ??= 'local';
     process.env.DYNAMODB_REQUEST_TIMEOUT_MS = String(REQUEST_TIMEOUT_MS);
@@ -161,6 +164,8 @@ describe("the service's DynamoDB client behind the fault proxy", () => {
     process.env.TABLE_NAME = savedEnv.table;
     if (savedEnv.endpoint === undefined) delete process.env.DYNAMODB_ENDPOINT;
     if (savedEnv.table === undefined) delete process.env.TABLE_NAME;
+    if (savedEnv.secret === undefined) delete process.env.RTS_STORE_SECRET;
+    else process.env.RTS_STORE_SECRET = savedEnv.secret;
     resetAwsClients();
     await proxy.close();
     await store.close();
@@ -240,6 +245,8 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
     store = await startStore();
     proxy = await startFaultProxy({ target: store.endpoint, seed: 20261121, stallMs: STALL_MS });
     process.env.DYNAMODB_REQUEST_TIMEOUT_MS = String(REQUEST_TIMEOUT_MS);
+    // The service reaches the store through the proxy with the store's secret (restored when the service stops).
+    if (store.secret) process.env.RTS_STORE_SECRET = store.secret;
     svc = await startTestService({ dynamodbEndpoint: proxy.url, tableName: store.tableName });
     svc.bus.onEvent((e) => events.push(e));
     receiver = await startHttpsReceiver();

@@ -1,5 +1,6 @@
 // The local gateway reads requests as API Gateway does: header names in any case, the first of a repeated name's
-// spellings, trailing slashes, queries, and paths as the URL parser reads them (dot segments resolved, escapes kept).
+// spellings, trailing slashes, queries, and paths as the URL parser reads them (dot segments resolved, escapes kept);
+// credentials are checked on the headers, before the body is read.
 import { request } from 'node:http';
 import { startTestService, type TestService } from '../helpers/local-service';
 
@@ -59,6 +60,46 @@ describe('local gateway requests', () => {
     // Assess
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it('answers 401 to an upload without credentials before its body is sent, and closes the connection', async () => {
+    // Prepare: a 5 MiB trace upload of which only the first 64 KiB are sent; the rest is held back
+    const url = new URL(svc.url);
+    const declared = 5 * 1024 * 1024;
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: '/v1/traces',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(declared), 'X-Project-Id': svc.projectId },
+    });
+    req.on('error', () => undefined); // the gateway may close before the client stops writing
+    // Act
+    const answer = new Promise<{ status: number; connection?: string; body: any }>((resolve) =>
+      req.once('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) }));
+      }),
+    );
+    req.write(Buffer.alloc(64 * 1024, 0x20));
+    let timer: NodeJS.Timeout | undefined;
+    const res = await Promise.race([answer, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 5000)))]);
+    clearTimeout(timer);
+    req.destroy();
+    // Assess: the answer came while most of the body was still unsent
+    expect(res).toMatchObject({ status: 401, connection: 'close', body: { error: { code: 'unauthorized' } } });
+  });
+
+  it('still refuses a declared body past the limit with 413 before reading it', async () => {
+    // Act
+    const res = await svc.raw('POST', '/v1/campaigns', {
+      headers: { ...svc.authHeaders, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(300 * 1024), target: { type: 'recorded' } }),
+    });
+    // Assess
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
   });
 
   it.each([

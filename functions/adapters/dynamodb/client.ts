@@ -16,23 +16,32 @@ export function dynamoRequestTimeoutMs(): number {
 }
 
 /**
+ * The environment variable holding the embedded store's per-start secret (64 hex digits), set by the local service for
+ * its own handlers next to DYNAMODB_ENDPOINT: the store refuses any request whose Authorization header does not carry
+ * it as its signature (functions/local/store-guard.js). Unset for other local stores (DynamoDB Local in tests).
+ */
+export const STORE_SECRET_ENV = 'RTS_STORE_SECRET';
+
+/**
  * A client of a local store (DYNAMODB_ENDPOINT: the embedded dynalite, DynamoDB Local), whose credentials are fixed
  * placeholders that no store verifies, sends without the per-request work meant for AWS: no SigV4 signature (a
- * fixed, well-formed Authorization header instead, which both stores require and parse but do not check), no
- * user-agent string and no logger middleware (no logger is configured). This roughly halves the SDK's CPU time per
- * call, which is what bounds the local service's throughput. Clients of AWS itself are never built this way.
+ * fixed, well-formed Authorization header instead, which both stores require and parse; its Signature is the embedded
+ * store's secret when there is one, which that store checks, else zeros), no user-agent string and no logger
+ * middleware (no logger is configured). This roughly halves the SDK's CPU time per call, which is what bounds the
+ * local service's throughput. Clients of AWS itself are never built this way.
  */
-function withoutSigning(client: DynamoDBClient): DynamoDBClient {
+export function withoutSigning(client: DynamoDBClient, secret = optionalEnv(STORE_SECRET_ENV)): DynamoDBClient {
   const stack = client.middlewareStack;
   stack.remove('httpSigningMiddleware');
   stack.remove('getUserAgentMiddleware');
   stack.remove('loggerMiddleware');
   const region = optionalEnv('AWS_REGION', 'local');
+  const signature = secret && /^[0-9a-f]{64}$/.test(secret) ? secret : '0'.repeat(64);
   stack.add(
     (next) => async (args) => {
       const request = args.request as { headers: Record<string, string> };
       request.headers['x-amz-date'] = LOCAL_DATE;
-      request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${LOCAL_DATE.slice(0, 8)}/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`;
+      request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${LOCAL_DATE.slice(0, 8)}/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${signature}`;
       return next(args);
     },
     { step: 'finalizeRequest', name: 'localStoreAuthorization', priority: 'low' },

@@ -2,19 +2,24 @@
 // lib/table.ts (the same schema the CDK stack deploys).
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_KEYS } from '../../../lib/table';
+import { withoutSigning } from './client';
 
-/** A DynamoDB client for a local endpoint (dummy credentials, region `local`). */
-export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+/**
+ * A DynamoDB client for a local endpoint (dummy credentials, region `local`); with the embedded store's secret, its
+ * requests carry it (see withoutSigning), without one they are signed with the dummy credentials.
+ */
+export function localDynamoClient(endpoint: string, secret?: string): DynamoDBClient {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return secret ? withoutSigning(client, secret) : client;
 }
 
 /**
  * Creates the table if it does not exist yet (idempotent), with TTL enabled like the cloud table, and returns once it
- * is ACTIVE: a table still CREATING refuses every read and write (dynalite marks it active a moment later, through an
+ * is ACTIVE (`secret`: the embedded store's, when it has one): a table still CREATING refuses every read and write (dynalite marks it active a moment later, through an
  * asynchronous write, so a busy machine could otherwise send the first request too early).
  */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = localDynamoClient(endpoint);
+export async function ensureTable(endpoint: string, tableName: string, secret?: string): Promise<void> {
+  const client = localDynamoClient(endpoint, secret);
   try {
     await createIfMissing(client, tableName);
     const deadline = Date.now() + 30_000;

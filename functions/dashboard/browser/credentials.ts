@@ -46,9 +46,14 @@ export function forgetKey(): string {
   return c ? c.project : '';
 }
 
+/** What the page's address carried after `#`: the project id to pre-fill, and whether it also carried a key. */
+let linked: { project: string; keyRefused: boolean } = { project: '', keyRefused: false };
+
 /**
- * `#project=<id>&key=<key>`: fragments never reach a server; moves them into sessionStorage and out of the
- * address bar and history.
+ * Reads `#project=<id>` (a link may carry the project id, which is no secret, to pre-fill the sign-in form) and removes
+ * the fragment from the address bar and this history entry at once. A `key=` there (links of earlier versions) is
+ * never used: a key that reached an address is already in the browser's history and its sync, so the page asks for it
+ * in the form instead and says why.
  */
 export function takeFragment(): void {
   if (!location.hash || location.hash.length < 2) return;
@@ -56,6 +61,19 @@ export function takeFragment(): void {
   const project = params.get('project');
   const key = params.get('key');
   if (project === null && key === null) return;
-  if (project && key) saveCreds(project.trim(), key.trim());
   history.replaceState(history.state, '', location.pathname + location.search);
+  // Signed in already: the page goes on with the credentials it holds, and has nothing to ask.
+  linked = { project: (project ?? '').trim(), keyRefused: key !== null && !creds() };
+}
+
+/** The project id a link carried ('' when none), to pre-fill the sign-in form. */
+export function linkedProject(): string {
+  return linked.project;
+}
+
+/** Whether the page was opened with an API key in its address (which it did not use); true once, then false. */
+export function takeRefusedLinkKey(): boolean {
+  const refused = linked.keyRefused;
+  linked = { ...linked, keyRefused: false };
+  return refused;
 }

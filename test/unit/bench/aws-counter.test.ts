@@ -1,9 +1,8 @@
 // The bench's AWS call counter against the embedded store: calls per operation, the table units the store reports, the
 // GSI write units of each item write (priced from the item before and after), refused conditional writes, empty reads.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { instrumented } from '../../../functions/adapters/aws';
-import { ensureTable, startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
+import { ensureTable, localDynamoClient, startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
 import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls } from '../../bench/aws-counter';
 
 const TABLE = 'rts-counter-test';
@@ -14,10 +13,8 @@ beforeAll(async () => {
   countAwsCalls();
   countIndexWrites();
   store = await startEmbeddedStore();
-  await ensureTable(store.endpoint, TABLE);
-  const raw = instrumented(
-    new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
+  await ensureTable(store.endpoint, TABLE, store.secret);
+  const raw = instrumented(localDynamoClient(store.endpoint, store.secret));
   doc = DynamoDBDocumentClient.from(raw);
 });
 
@@ -123,9 +120,7 @@ describe('takeCounts', () => {
 
   it('counts nothing once stopped: new clients carry no counter, the store no index hook', async () => {
     stopCounting();
-    const raw = instrumented(
-      new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    );
+    const raw = instrumented(localDynamoClient(store.endpoint, store.secret));
     const plain = DynamoDBDocumentClient.from(raw);
 
     await plain.send(new PutCommand({ TableName: TABLE, Item: indexed('META') }));
