@@ -66,4 +66,43 @@ describe('webhook delivery across projects', () => {
     // Deleting A's webhook stops its remaining deliveries before any try (the teardown need not wait them out).
     expect((await a('DELETE', `/v1/webhooks/${hookA.webhook_id}`)).status).toBe(204);
   }, 120_000);
+
+  it('answers 429 rate_limited with Retry-After once a project used its sends of the minute, and not to another project', async () => {
+    // Prepare: a budget of 3 deliveries per project and minute, started well inside a minute
+    process.env.RTS_WEBHOOK_SENDS_PER_MINUTE = '3';
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    const a = await project();
+    const b = await project();
+    const r = await receiver('ok');
+    const { body: hookA } = await a('POST', '/v1/webhooks', { url: r.url, events: ['*'] });
+    const { body: hookB } = await b('POST', '/v1/webhooks', { url: r.url, events: ['*'] });
+
+    try {
+      // Act
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await a('POST', `/v1/webhooks/${hookA.webhook_id}/test`)).status);
+      const refused = await a('POST', `/v1/webhooks/${hookA.webhook_id}/test`);
+      const recover = await a('POST', `/v1/webhooks/${hookA.webhook_id}/recover`, { since: new Date(Date.now() - 60_000).toISOString() });
+      const other = await b('POST', `/v1/webhooks/${hookB.webhook_id}/test`);
+      await svc.idle();
+
+      // Assess: the recover found nothing failed, so it costs nothing and is answered
+      expect(statuses).toEqual([202, 202, 202]);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringContaining('3 webhook deliveries'),
+        request_id: expect.any(String),
+      });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(recover.body).toEqual({ queued: 0 });
+      expect(other.status).toBe(202);
+      expect(r.requests).toHaveLength(4);
+    } finally {
+      delete process.env.RTS_WEBHOOK_SENDS_PER_MINUTE;
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { isDeliveryDeferred } from '../../../../functions/core/webhooks/deferral
 import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
 import { handleBusEvent } from '../../../../functions/core/webhooks/redelivery';
 import { recoverDeliveries, resendDelivery, sendTestEvent, type WebhookReplayDeps } from '../../../../functions/core/webhooks/recovery';
+import { MemoryRateLimitsRepo } from '../../../helpers/memory-rate-limits';
 import { busEvent, harness, PROJECT } from '../../../helpers/webhook-harness';
 
 const WH = `wh_${'a'.repeat(24)}`;
@@ -21,6 +22,7 @@ function world() {
     webhooks: h.repo,
     clock: h.deps.clock,
     uuid: h.deps.uuid,
+    rateLimits: new MemoryRateLimitsRepo(),
     events: {
       publish: async (events) => {
         if (failPublish) throw new Error('PutEvents failed');
