@@ -10,6 +10,10 @@ import type { EventPublisher } from '../ports';
 import { logger } from '../shared/logger';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
+/** Slots one project may hold at once by default: what the bus ran for all projects together before it was fair. */
+export const DEFAULT_PER_PROJECT = 8;
+export const DEFAULT_CONCURRENCY = 2 * DEFAULT_PER_PROJECT;
+
 type BusHandler = (event: EventBridgeEvent<string, BusEvent>, context: Context) => Promise<unknown>;
 
 export interface InProcessBusOptions {
@@ -17,11 +21,15 @@ export interface InProcessBusOptions {
   target?: () => BusHandler;
   /** Tries per event, like the rule target's retry policy. Default 3. */
   maxTries?: number;
-  /** Events handled at once (a burst queues instead of flooding the store and receivers). Default 8. */
+  /**
+   * Events handled at once, all projects together (a burst queues instead of flooding the store and receivers).
+   * Default 16: twice the per-project cap, so one busy project runs as many as it did alone and another still finds
+   * free slots.
+   */
   concurrency?: number;
   /**
    * Slots one project may hold at once: the others stay free for other projects' events, however many this one has
-   * queued. Default half the concurrency (at least 1).
+   * queued. Default 8 (at most `concurrency`).
    */
   perProject?: number;
 }
@@ -56,8 +64,8 @@ export class InProcessBus implements EventPublisher {
   readonly stats = { published: 0, invocations: 0, failed: 0, deferred: 0, handlerMs: 0 };
 
   constructor(private readonly opts: InProcessBusOptions = {}) {
-    this.concurrency = Math.max(1, opts.concurrency ?? 8);
-    this.perProject = Math.max(1, Math.min(this.concurrency, opts.perProject ?? Math.ceil(this.concurrency / 2)));
+    this.concurrency = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
+    this.perProject = Math.max(1, Math.min(this.concurrency, opts.perProject ?? DEFAULT_PER_PROJECT));
     quietLocalTelemetry();
   }
 

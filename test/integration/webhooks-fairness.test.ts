@@ -67,6 +67,28 @@ describe('webhook delivery across projects', () => {
     expect((await a('DELETE', `/v1/webhooks/${hookA.webhook_id}`)).status).toBe(204);
   }, 120_000);
 
+  it("delivers project B's test event within seconds while 40 of project A's events go to a hanging receiver", async () => {
+    // Prepare: A's receiver hangs from the start: every event is a first delivery of 4 tries that time out (20 s)
+    const a = await project();
+    const hangs = await receiver('hang');
+    const { body: hookA } = await a('POST', '/v1/webhooks', { url: hangs.url, events: ['trace.created'] });
+    for (let i = 0; i < 40; i++) expect((await a('POST', '/v1/traces', sampleTrace({ name: `a${i}` }))).status).toBe(201);
+    await hangs.waitForRequests(8, 10_000);
+    const b = await project();
+    const fine = await receiver('ok');
+    const { body: hookB } = await b('POST', '/v1/webhooks', { url: fine.url, events: ['run.completed'] });
+
+    // Act
+    const asked = performance.now();
+    expect((await b('POST', `/v1/webhooks/${hookB.webhook_id}/test`)).status).toBe(202);
+    await fine.waitForRequests(1, 30_000);
+    const tookMs = performance.now() - asked;
+
+    // Assess: A holds at most its 8 slots; first come first served, B waited behind all 40 (5 rounds of 20 s)
+    expect(tookMs).toBeLessThan(10_000);
+    expect((await a('DELETE', `/v1/webhooks/${hookA.webhook_id}`)).status).toBe(204);
+  }, 120_000);
+
   it('answers 429 rate_limited with Retry-After once a project used its sends of the minute, and not to another project', async () => {
     // Prepare: a budget of 3 deliveries per project and minute, started well inside a minute
     process.env.RTS_WEBHOOK_SENDS_PER_MINUTE = '3';

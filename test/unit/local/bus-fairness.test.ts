@@ -15,6 +15,7 @@ describe('InProcessBus scheduling', () => {
     const started: string[] = [];
     const bus = new InProcessBus({
       concurrency: 4,
+      perProject: 2,
       target: () => async (e) => {
         started.push(e.detail.id);
         if (e.detail.envelope.project_id === 'a') await new Promise<void>((r) => release.push(r));
@@ -26,7 +27,7 @@ describe('InProcessBus scheduling', () => {
     await bus.publish([event('b', 'b0')]);
     await sleep(50);
 
-    // Assess: a holds its cap (half the slots), b ran without waiting for any of a's
+    // Assess: a holds its cap (2 of the 4 slots), b ran without waiting for any of a's
     expect(started).toEqual(['a0', 'a1', 'b0']);
     while (started.length < 21 || release.length) {
       release.splice(0).forEach((r) => r());
@@ -34,6 +35,30 @@ describe('InProcessBus scheduling', () => {
     }
     await bus.drain();
     expect(bus.stats).toMatchObject({ published: 21, invocations: 21, failed: 0 });
+  });
+
+  it('runs up to 8 events of one project at once, and 16 in all, by default', async () => {
+    const running = new Map<string, number>();
+    const peak = new Map<string, number>();
+    let total = 0;
+    let peakTotal = 0;
+    const bus = new InProcessBus({
+      target: () => async (e) => {
+        const p = e.detail.envelope.project_id;
+        running.set(p, (running.get(p) ?? 0) + 1);
+        peak.set(p, Math.max(peak.get(p) ?? 0, running.get(p)!));
+        peakTotal = Math.max(peakTotal, ++total);
+        await sleep(30);
+        running.set(p, running.get(p)! - 1);
+        total--;
+      },
+    });
+
+    await bus.publish(['a', 'b'].flatMap((p) => Array.from({ length: 12 }, (_, i) => event(p, `${p}${i}`))));
+    await bus.drain();
+
+    expect(Math.max(...peak.values())).toBe(8);
+    expect(peakTotal).toBe(16);
   });
 
   it('serves busy projects in turn, one event each, instead of first come first served', async () => {
