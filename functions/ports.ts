@@ -205,6 +205,19 @@ export interface JudgeCacheRepo {
   put(projectId: string, key: string, verdict: { score: number; pass: boolean; reason: string }, expiresAt: number): Promise<void>;
 }
 
+/**
+ * Fixed-window counters per project, kept in the table so that a limit holds across every Lambda container (the
+ * webhook send budget of core/webhooks/budget.ts).
+ */
+export interface RateLimitsRepo {
+  /**
+   * Takes up to `want` (>= 1) from the counter `name` of `projectId` in the window starting at `windowStart` (epoch
+   * seconds), never past `limit` in that window; returns how many it took (0: the window is spent). The window's item
+   * expires at `expiresAt` (epoch seconds).
+   */
+  take(projectId: string, name: string, windowStart: number, limit: number, want: number, expiresAt: number): Promise<number>;
+}
+
 export interface Repos {
   projects: ProjectsRepo;
   traces: TracesRepo;
@@ -214,6 +227,7 @@ export interface Repos {
   batches: BatchesRepo;
   webhooks: WebhooksRepo;
   judgeCache: JudgeCacheRepo;
+  rateLimits: RateLimitsRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

@@ -29,6 +29,10 @@ export interface ServiceStackProps extends StackProps {
   readonly apiGatewayCloudWatchRole?: boolean;
   /** Replay worker timeout; the queue hides a message 6x as long. @default Duration.minutes(5) */
   readonly workerTimeout?: Duration;
+  /** Reserved concurrency of the webhook delivery function (context `webhookDeliveryConcurrency`). @default 50 */
+  readonly webhookDeliveryConcurrency?: number;
+  /** Deliveries one project may queue with webhook test/resend/recover per minute (context `webhookSendsPerMinute`). @default 60 */
+  readonly webhookSendsPerMinute?: number;
 }
 
 /** The whole service in one stack. The table is retained when the stack is deleted. */
@@ -78,10 +82,16 @@ export class ServiceStack extends Stack {
       publicUrl: Lazy.string({ produce: () => this.api.publicUrl }),
       // A CloudFormation dynamic reference: resolved by CloudFormation into the function configuration at deploy.
       cursorSecret: cursorSecret.secretValue.unsafeUnwrap(),
+      webhookSendsPerMinute: props.webhookSendsPerMinute,
     };
 
     this.alarms = new AlarmSink(this, 'Alarms', { email: props.alarmEmail });
-    this.fanout = new EventFanout(this, 'Events', { table: this.table, settings, alarms: this.alarms });
+    this.fanout = new EventFanout(this, 'Events', {
+      table: this.table,
+      settings,
+      alarms: this.alarms,
+      deliveryConcurrency: props.webhookDeliveryConcurrency,
+    });
     this.pipeline = new ReplayPipeline(this, 'Replay', {
       table: this.table,
       bus: this.fanout.bus,
@@ -142,6 +152,11 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
   const workerMinutes = num('workerTimeoutMinutes');
   if (workerMinutes !== undefined && (workerMinutes < 1 || workerMinutes > 15))
     throw new Error(`Context workerTimeoutMinutes must be 1-15, got ${workerMinutes}`);
+  const positiveInt = (key: string): number | undefined => {
+    const n = num(key);
+    if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`Context ${key} must be a positive integer, got ${n}`);
+    return n;
+  };
   const stage = str('stage') ?? 'prod';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(stage)) throw new Error(`Context stage must match [A-Za-z0-9_-]{1,64}, got ${stage}`);
   return {
@@ -154,5 +169,7 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     perProjectThrottling: bool('perProjectThrottling') ?? false,
     apiGatewayCloudWatchRole: bool('apiGatewayCloudWatchRole') ?? true,
     workerTimeout: workerMinutes === undefined ? undefined : Duration.minutes(workerMinutes),
+    webhookDeliveryConcurrency: positiveInt('webhookDeliveryConcurrency'),
+    webhookSendsPerMinute: positiveInt('webhookSendsPerMinute'),
   };
 }

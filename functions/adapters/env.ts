@@ -21,3 +21,12 @@ export function boolEnv(name: string, fallback: boolean): boolean {
 export function allowPrivateTargets(): boolean {
   return boolEnv('RTS_ALLOW_PRIVATE_TARGETS', false);
 }
+
+/** RTS_WEBHOOK_SENDS_PER_MINUTE: deliveries a project may queue with test, resend and recover per minute; unset = the default. */
+export function webhookSendsPerMinute(): number | undefined {
+  const value = optionalEnv('RTS_WEBHOOK_SENDS_PER_MINUTE');
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`RTS_WEBHOOK_SENDS_PER_MINUTE must be a positive integer, got ${value}`);
+  return n;
+}

@@ -67,9 +67,13 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, 'unsupported_media_type', 'Requests with a body must send Content-Type: application/json.');
   }
 }
+/** Too many requests: retry after `retryAfterS` seconds (the Retry-After header). */
 export class RateLimitedError extends AppError {
-  constructor() {
-    super(429, 'rate_limited', 'Too many requests; retry later.');
+  constructor(
+    message = 'Too many requests; retry later.',
+    readonly retryAfterS = 1,
+  ) {
+    super(429, 'rate_limited', message);
   }
 }
 /** A dependency (the store, the queue) failed for a moment: retry after `retryAfterS` seconds. */

@@ -2,6 +2,7 @@
 // resend, recover and test commands the webhook routes put on the same bus (core/webhooks/commands.ts).
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import type { BusEvent } from '../core/events';
+import { isDeliveryDeferred } from '../core/webhooks/deferral';
 import type { DeliveryDeps, FanoutReport } from '../core/webhooks/delivery';
 import { handleBusEvent } from '../core/webhooks/redelivery';
 import { getDeps } from '../shared/deps';
@@ -57,6 +58,13 @@ export const handler: WebhookDeliveryHandler = async (event, context) => {
   });
   try {
     return await deliver(event);
+  } catch (err) {
+    // A deferral is not a failure: counted apart, so the delivery function's error alarm can leave it out.
+    if (isDeliveryDeferred(err)) {
+      countMetric('WebhookDeliveries', 'deferred');
+      logger.debug('webhook delivery deferred', { eventId: event?.id, reason: err.message });
+    }
+    throw err;
   } finally {
     flushMetrics();
   }

@@ -11,7 +11,17 @@ import { optionalEnv } from '../adapters/env';
 import type { RepoFactories } from './repos';
 
 /** Every repository of Deps, by name. */
-export const REPO_NAMES: readonly (keyof Repos)[] = ['projects', 'traces', 'campaigns', 'runs', 'idempotency', 'batches', 'webhooks', 'judgeCache'];
+export const REPO_NAMES: readonly (keyof Repos)[] = [
+  'projects',
+  'traces',
+  'campaigns',
+  'runs',
+  'idempotency',
+  'batches',
+  'webhooks',
+  'judgeCache',
+  'rateLimits',
+];
 
 /** true in a Lambda bundle (esbuild `define`, lib/constructs/bundling.ts); undeclared when running from source. */
 declare const RTS_BUNDLED_REPOS: boolean | undefined;

@@ -131,7 +131,7 @@ export function errorResponse(err: unknown, requestId: string): APIGatewayProxyR
     appErr = new InternalError();
   }
   const headers: Record<string, string> = {};
-  if (appErr.status === 429) headers['Retry-After'] = '1';
+  if (appErr.status === 429) headers['Retry-After'] = String(appErr instanceof RateLimitedError ? appErr.retryAfterS : 1);
   if (appErr instanceof ServiceUnavailableError) headers['Retry-After'] = String(appErr.retryAfterS);
   return json(appErr.status, errorBody(appErr, requestId), headers);
 }

@@ -6,6 +6,7 @@ import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
+import { DynamoRateLimitsRepo } from '../adapters/dynamodb/rate-limits-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
 import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
@@ -20,3 +21,4 @@ export const idempotency = (): Repos['idempotency'] => new DynamoIdempotencyRepo
 export const batches = (): Repos['batches'] => new DynamoBatchesRepo();
 export const webhooks = (): Repos['webhooks'] => new DynamoWebhooksRepo();
 export const judgeCache = (): Repos['judgeCache'] => new DynamoJudgeCacheRepo();
+export const rateLimits = (): Repos['rateLimits'] => new DynamoRateLimitsRepo();

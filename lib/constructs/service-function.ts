@@ -25,6 +25,11 @@ export interface RuntimeSettings {
    * generated key in the table, which read-only functions are not allowed to do. @default - unset
    */
   readonly cursorSecret?: string;
+  /**
+   * RTS_WEBHOOK_SENDS_PER_MINUTE: deliveries one project may queue with webhook test, resend and recover per minute.
+   * @default - unset, the code's default (60)
+   */
+  readonly webhookSendsPerMinute?: number;
 }
 
 export interface ServiceFunctionProps {
@@ -51,6 +56,8 @@ export interface ServiceFunctionProps {
   readonly retryAttempts?: number;
   /** Maximum age of an asynchronous event before it is dropped or dead-lettered. @default - Lambda's default (6 h) */
   readonly maxEventAge?: Duration;
+  /** Concurrent executions reserved for (and capping) this function. @default - none: the account's unreserved pool */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 export type TableAccess = 'read' | 'readwrite';
@@ -99,6 +106,7 @@ export class ServiceFunction extends Construct {
       RTS_ALLOW_PRIVATE_TARGETS: String(props.settings.allowPrivateTargets),
       ...(props.settings.dashboardUrl ? { RTS_DASHBOARD_URL: props.settings.dashboardUrl } : {}),
       ...(props.settings.publicUrl ? { RTS_PUBLIC_URL: props.settings.publicUrl } : {}),
+      ...(props.settings.webhookSendsPerMinute ? { RTS_WEBHOOK_SENDS_PER_MINUTE: String(props.settings.webhookSendsPerMinute) } : {}),
       ...props.environment,
     };
 
@@ -136,6 +144,7 @@ export class ServiceFunction extends Construct {
       deadLetterQueue: props.deadLetterQueue,
       retryAttempts: props.retryAttempts,
       maxEventAge: props.maxEventAge,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
     });
 
     // X-Ray's PutTraceSegments/PutTelemetryRecords accept no resource scoping; CDK adds them with `*` for active tracing.

@@ -31,6 +31,7 @@
 // 22. cached llm_judge verdict (TTL 30 days) pk=JUDGE#<pid>#<sha256 of model, rubric, shown text> sk=JUDGE
 // 23. delivery log entry by id (TTL 7 days)   pk=WHLOG#<pid>#<webhook_id>   sk=ID#<delivery_id> (-> its created_at)
 // 24. kept event body for resend (TTL 7 days) pk=WHEVT#<pid>#<event id>     sk=EVENT
+// 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -100,6 +101,8 @@ export const keys = {
   judgeVerdict: (pid: string, hash: string) => ({ pk: `JUDGE#${pid}#${hash}`, sk: 'JUDGE' }),
 
   config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
+
+  rateWindow: (pid: string, name: string, windowStart: number) => ({ pk: `LIMIT#${pid}#${name}`, sk: `W#${windowStart}` }),
 } as const;
 
 /** Attributes that are storage plumbing and never leave the adapter. */

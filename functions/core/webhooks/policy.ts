@@ -45,9 +45,10 @@ export const RECOVER_SKEW_MS = 60_000;
 /** Failed deliveries one recover request queues at most (oldest first); a second request continues after them. */
 export const MAX_RECOVER_PER_REQUEST = 1000;
 /**
- * A recovered delivery waits this long at most for the one queued before it to finish, so a receiver sees them in
- * order; then it goes anyway (a predecessor that takes longer is failing again). With 4 tries of 5 s plus back-off
- * (23.5 s) it fits the delivery function's 60 s.
+ * A recovered delivery whose predecessor (queued just before it by the same recover) has not finished is deferred, not
+ * run, for up to this long after the recover queued it, so a receiver sees them in order; then it goes anyway (a
+ * predecessor that takes longer is failing again). Deferring holds no slot: the bus runs the command again later.
  */
 export const ORDER_WAIT_MS = 20_000;
-export const ORDER_POLL_MS = 200;
+/** How soon the local bus runs a deferred delivery again (at the latest: it also runs when one of its project's ends). */
+export const ORDER_POLL_MS = 500;

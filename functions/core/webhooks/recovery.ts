@@ -3,7 +3,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, isWebhookId } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { EventPublisher, WebhooksRepo } from '../../ports';
+import type { EventPublisher, RateLimitsRepo, WebhooksRepo } from '../../ports';
+import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './policy';
 import { WEBHOOK_TEST_EVENT, type DeliveredEventType, type StoredDelivery, type WebhookRecord } from './schema';
@@ -14,6 +15,10 @@ export interface WebhookReplayDeps {
   events: EventPublisher;
   clock: Clock;
   uuid: () => string;
+  /** The per-project send budget (budget.ts): what these routes queue counts against it. */
+  rateLimits: RateLimitsRepo;
+  /** Deliveries a project may queue with these routes per minute; default DEFAULT_SENDS_PER_MINUTE. */
+  sendsPerMinute?: number;
 }
 
 /** The `data` of a webhook.test event. */
@@ -59,6 +64,7 @@ export async function resendDelivery(deps: WebhookReplayDeps, projectId: string,
       'event_unavailable',
     );
   }
+  await takeSends(deps, projectId, 1);
   await queue(deps, projectId, [{ kind: 'redeliver', webhook_id: webhookId, delivery_id: deliveryId }]);
   return { webhook_id: webhookId, delivery_id: deliveryId, event_type: entry.event_type };
 }
@@ -79,7 +85,7 @@ function recoverStart(since: string, now: Date): Date {
 
 /**
  * POST /v1/webhooks/{id}/recover: every delivery that failed since `since` (oldest first, test events aside, at most
- * MAX_RECOVER_PER_REQUEST) is queued for one more delivery. Each is claimed first on (delivery, version), so two
+ * MAX_RECOVER_PER_REQUEST and what the project's send budget has left) is queued for one more delivery. Each is claimed first on (delivery, version), so two
  * recovers at once queue each failed delivery once between them; a later recover may queue it again only after that
  * redelivery has finished (and failed again). Returns how many this request queued.
  */
@@ -90,12 +96,15 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
   refusePaused(webhook);
   const failed = await deps.webhooks.listFailedDeliveries(projectId, webhookId, isoMicros(start), epochSeconds(now));
   const candidates = failed.filter((e) => e.event_id !== null && e.event_type !== WEBHOOK_TEST_EVENT);
+  // As many as the project's send budget has left this minute (429 when none); the next recover continues after them.
+  const budget = candidates.length ? await takeSends(deps, projectId, Math.min(candidates.length, MAX_RECOVER_PER_REQUEST)) : 0;
 
   const holder = deps.uuid();
   const expiresAt = epochSeconds(now) + DELIVERY_LOG_TTL_S;
   const claimed: StoredDelivery[] = [];
-  for (let i = 0; i < candidates.length && claimed.length < MAX_RECOVER_PER_REQUEST; i += CLAIM_CONCURRENCY) {
-    const chunk = candidates.slice(i, i + Math.min(CLAIM_CONCURRENCY, MAX_RECOVER_PER_REQUEST - claimed.length));
+  for (let i = 0; i < candidates.length && claimed.length < budget;) {
+    const chunk = candidates.slice(i, i + Math.min(CLAIM_CONCURRENCY, budget - claimed.length));
+    i += chunk.length;
     const won = await Promise.all(
       chunk.map((e) => deps.webhooks.claimDelivery(webhookId, recoverClaimKey(e.delivery_id, e.version), expiresAt, holder)),
     );
@@ -126,6 +135,7 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
  */
 export async function sendTestEvent(deps: WebhookReplayDeps, projectId: string, webhookId: string): Promise<QueuedDelivery> {
   await ownWebhook(deps, projectId, webhookId);
+  await takeSends(deps, projectId, 1);
   const now = deps.clock.now();
   const eventId = `${WEBHOOK_TEST_EVENT}:${deps.uuid()}`;
   const deliveryId = deps.uuid();

@@ -2,6 +2,7 @@
 // delivery (its kept event, same delivery id, tries appended to its log entry).
 import type { BusEvent } from '../events';
 import { commandClaimKey, webhookCommandOf, type RedeliverCommand, type SendCommand, type WebhookCommand } from './commands';
+import { DeliveryDeferredError } from './deferral';
 import { deliverEvent, deliverToWebhook, type FanoutReport, type WebhookDeliveryResult } from './delivery';
 import { DELIVERY_LOG_TTL_S, ORDER_POLL_MS, ORDER_WAIT_MS, epochSeconds } from './policy';
 import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './send';
@@ -10,6 +11,7 @@ import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './send';
 export async function handleBusEvent(deps: DeliveryDeps, event: BusEvent): Promise<FanoutReport> {
   const command = webhookCommandOf(event);
   if (!command) return deliverEvent(deps, event);
+  if (command.kind === 'redeliver' && command.after) await deferUntilPredecessorDone(deps, event, command.after);
   const result = await runCommand(deps, event.id, event.envelope.project_id, command);
   return { event_id: event.id, event_type: `${event.envelope.event_type}:${command.kind}`, results: [result] };
 }
@@ -105,7 +107,6 @@ async function redeliver(deps: DeliveryDeps, commandId: string, projectId: strin
 async function prepare(deps: DeliveryDeps, projectId: string, command: RedeliverCommand, expiresAt: number) {
   const { webhook_id: webhookId, delivery_id: deliveryId } = command;
   if (command.claim && !(await deps.webhooks.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) return 'taken';
-  if (command.after) await waitForPredecessor(deps, projectId, webhookId, command.after);
   const nowEpoch = epochSeconds(deps.clock.now());
   const webhook = await deps.webhooks.get(projectId, webhookId);
   const entry = webhook && (await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
@@ -130,17 +131,26 @@ async function giveBack(
   if (!sent && command.claim) await deps.webhooks.releaseClaim(command.webhook_id, command.claim.key, command.claim.holder);
 }
 
-/** Waits (bounded) until the delivery queued before this one by the same recover has finished: its version moved on. */
-async function waitForPredecessor(deps: DeliveryDeps, projectId: string, webhookId: string, after: { delivery_id: string; version: number }) {
-  const started = deps.clock.now().getTime();
-  for (let poll = 0; poll <= ORDER_WAIT_MS / ORDER_POLL_MS; poll++) {
-    try {
-      const before = await deps.webhooks.getDelivery(projectId, webhookId, after.delivery_id, epochSeconds(deps.clock.now()));
-      if (!before || before.version > after.version) return;
-    } catch {
-      return; // ordering is a courtesy; a failed read must not hold the delivery back
-    }
-    if (deps.clock.now().getTime() - started >= ORDER_WAIT_MS) return;
-    await deps.sleep(ORDER_POLL_MS);
+/**
+ * Keeps a recover's order without holding a slot: while the delivery queued just before this one by the same recover
+ * has not finished (its version has not moved on) and this command is younger than ORDER_WAIT_MS, throws a
+ * DeliveryDeferredError before anything is claimed or sent, and the bus runs the command again later. Past that age it
+ * goes anyway (a predecessor that takes so long is failing again), so a deferral never outlives the order it keeps.
+ */
+async function deferUntilPredecessorDone(deps: DeliveryDeps, event: BusEvent, after: { delivery_id: string; version: number }): Promise<void> {
+  const { project_id: projectId } = event.envelope;
+  const command = event.envelope.data as { webhook_id: string };
+  const queuedAt = Date.parse(event.envelope.created_at);
+  const now = deps.clock.now();
+  if (!Number.isFinite(queuedAt) || now.getTime() - queuedAt >= ORDER_WAIT_MS) return;
+  let pending: boolean;
+  try {
+    const before = await deps.webhooks.getDelivery(projectId, command.webhook_id, after.delivery_id, epochSeconds(now));
+    pending = !!before && before.version <= after.version;
+  } catch {
+    return; // ordering is a courtesy; a failed read must not hold the delivery back
+  }
+  if (pending) {
+    throw new DeliveryDeferredError(`delivery ${after.delivery_id}, queued before this one, is still being delivered`, ORDER_POLL_MS);
   }
 }

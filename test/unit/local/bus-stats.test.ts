@@ -34,6 +34,6 @@ describe('InProcessBus stats', () => {
     await bus.publish([event('a'), event('b'), event('c')]);
     await bus.drain();
 
-    expect(bus.stats).toEqual({ published: 3, invocations: 0, failed: 0, handlerMs: 0 });
+    expect(bus.stats).toEqual({ published: 3, invocations: 0, failed: 0, deferred: 0, handlerMs: 0 });
   });
 });

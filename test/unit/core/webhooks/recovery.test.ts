@@ -2,9 +2,11 @@
 // route checks and queues, and what the delivery function makes of the commands (same delivery id, tries appended).
 import type { BusEvent } from '../../../../functions/core/events';
 import { ConflictError, NotFoundError, ValidationError } from '../../../../functions/core/errors';
+import { isDeliveryDeferred } from '../../../../functions/core/webhooks/deferral';
 import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
 import { handleBusEvent } from '../../../../functions/core/webhooks/redelivery';
 import { recoverDeliveries, resendDelivery, sendTestEvent, type WebhookReplayDeps } from '../../../../functions/core/webhooks/recovery';
+import { MemoryRateLimitsRepo } from '../../../helpers/memory-rate-limits';
 import { busEvent, harness, PROJECT } from '../../../helpers/webhook-harness';
 
 const WH = `wh_${'a'.repeat(24)}`;
@@ -20,6 +22,7 @@ function world() {
     webhooks: h.repo,
     clock: h.deps.clock,
     uuid: h.deps.uuid,
+    rateLimits: new MemoryRateLimitsRepo(),
     events: {
       publish: async (events) => {
         if (failPublish) throw new Error('PutEvents failed');
@@ -27,10 +30,15 @@ function world() {
       },
     },
   };
-  /** Runs every queued command (concurrently, like the bus) until none is left. */
+  /** Runs every queued command (concurrently, like the bus) until none is left; a deferred one goes back on the queue. */
   const drain = async () => {
-    while (queued.length) await Promise.all(queued.splice(0).map((e) => handleBusEvent(h.deps, e)));
+    while (queued.length) await Promise.all(queued.splice(0).map((e) => runOrRequeue(e)));
   };
+  const runOrRequeue = (e: BusEvent) =>
+    handleBusEvent(h.deps, e).catch((err) => {
+      if (!isDeliveryDeferred(err)) throw err;
+      queued.push(e);
+    });
   /** Delivers the next `n` events (r1, r2, ...) to WH, failing with 500 unless told otherwise, a second apart. */
   const failures = async (n: number, reply = 500) => {
     h.reply(reply);
@@ -185,10 +193,49 @@ describe('POST /v1/webhooks/{id}/recover', () => {
     w.h.reply(200);
     await recoverDeliveries(w.deps, PROJECT, WH, START);
 
-    const reversed = w.queued.splice(0).reverse();
-    await Promise.all(reversed.map((e) => handleBusEvent(w.h.deps, e)));
+    w.queued.reverse();
+    await w.drain();
 
     expect(w.bodies(before)).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('defers a recovered delivery whose predecessor is still being delivered, claiming and sending nothing', async () => {
+    // Prepare: two failed deliveries recovered; the first one's command has not run yet
+    const w = world();
+    w.h.hook(WH);
+    await w.failures(2);
+    const before = w.h.sent.length;
+    w.h.reply(200);
+    await recoverDeliveries(w.deps, PROJECT, WH, START);
+    const [first, second] = w.queued.splice(0);
+
+    // Act: the second before the first, then again once the first is done
+    const early = handleBusEvent(w.h.deps, second);
+    await expect(early).rejects.toMatchObject({ name: 'DeliveryDeferredError', retryAfterMs: expect.any(Number) });
+    const sentWhileDeferred = w.h.sent.length - before;
+    await handleBusEvent(w.h.deps, first);
+    const report = await handleBusEvent(w.h.deps, second);
+
+    // Assess: nothing was sent nor claimed by the deferred run, so the later run delivers it
+    expect(sentWhileDeferred).toBe(0);
+    expect(report.results[0]).toMatchObject({ outcome: 'succeeded', tries: 1 });
+    expect(w.bodies(before)).toEqual(['r1', 'r2']);
+  });
+
+  it('sends a recovered delivery without waiting once ORDER_WAIT_MS has passed since the recover queued it', async () => {
+    const w = world();
+    w.h.hook(WH);
+    await w.failures(2);
+    const before = w.h.sent.length;
+    w.h.reply(200);
+    await recoverDeliveries(w.deps, PROJECT, WH, START);
+    const [, second] = w.queued.splice(0);
+    await w.h.deps.sleep(20_000);
+
+    const report = await handleBusEvent(w.h.deps, second);
+
+    expect(report.results[0]).toMatchObject({ outcome: 'succeeded' });
+    expect(w.bodies(before)).toEqual(['r2']);
   });
 
   it('gives the claims back when the commands cannot be queued, so a retry queues them', async () => {
