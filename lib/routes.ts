@@ -168,8 +168,17 @@ export const routes = /* @__PURE__ */ ((): readonly RouteDef[] => [
     ...READ,
     path: '/v1/runs/{run_id}/attempts',
     handler: 'get-run-attempts',
-    summary: 'Attempts with transcripts and events.',
+    summary: 'Attempts with transcripts and events, by number; large values cut to size (see truncated).',
+    list: true,
     response: 'RunAttempts',
+  },
+  {
+    ...READ,
+    path: '/v1/runs/{run_id}/attempts/{attempt}',
+    handler: 'get-run-attempt',
+    summary: 'One attempt whole: its transcript with every served result, its events and output.',
+    response: 'RunAttempt',
+    errors: { 404: 'not_found: no attempt stored under this number (yet)' },
   },
   {
     ...READ,

@@ -7,9 +7,8 @@ import { targetUrlProblem } from './target-url';
 
 export const MAX_MUTATIONS = 50;
 export const MAX_POLICIES = 50;
-export const MAX_ATTEMPTS_PER_RUN = 200;
-export { EVAL_SET_MAX } from '../limits';
-import { EVAL_SET_MAX } from '../limits';
+export { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
+import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -'));
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
