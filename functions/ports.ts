@@ -118,6 +118,13 @@ export interface RunsRepo {
    * `final: true` (the run is terminal, its attempts can no longer change) lets the adapter cache the answer.
    */
   listAttempts(projectId: string, runId: string, opts?: { transcripts?: boolean; final?: boolean }): Promise<AttemptRecord[]>;
+  /**
+   * One page of stored attempts by number (`page.after`: `{attempt}`), each whole attempt passed through `view` as soon
+   * as it is decoded, so a page holds at most one whole transcript at a time.
+   */
+  listAttemptPage<T>(projectId: string, runId: string, page: PageRequest, view: (a: AttemptRecord) => T): Promise<StorePage<T>>;
+  /** One stored attempt, whole, or null. */
+  getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null>;
   listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
   listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
 }

@@ -12,8 +12,8 @@ export interface RouteDef {
   handler: string;
   /** false for the few public routes (health, OpenAPI); every other route sits behind the authorizer. */
   auth: boolean;
-  /** DynamoDB access the function needs: least privilege in the cloud. */
-  table: 'read' | 'readwrite';
+  /** DynamoDB access the function needs: least privilege in the cloud (`none`: no TABLE_NAME, no grant). */
+  table: 'none' | 'read' | 'readwrite';
   /** Sends replay messages to the queue. */
   queue?: boolean;
   /** Publishes project events to the bus. */
@@ -32,7 +32,7 @@ export interface RouteDef {
   response?: ResponseSchemaName;
   /** Other success answers: status -> body schema name. */
   also?: Partial<Record<number, ResponseSchemaName>>;
-  /** A paginated list (`?limit=&cursor=`). */
+  /** A paginated list (`?limit=&cursor=`): its function alone gets the cursor-signing key. */
   list?: boolean;
   /** The list's filters, by name (functions/core/openapi-schemas.ts). */
   query?: QuerySchemaName;
@@ -55,8 +55,8 @@ export const BINARY_MEDIA_TYPES = ['application/x-protobuf'];
 /** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
 export const ROUTE_TIMEOUT_S = 15;
 
-/** The public reads (health, this document), and the authenticated ones. */
-const PUBLIC = { method: 'GET', auth: false, table: 'read', status: 200 } as const;
+/** The public reads (health, this document: neither touches the table), and the authenticated ones. */
+const PUBLIC = { method: 'GET', auth: false, table: 'none', status: 200 } as const;
 const READ = { method: 'GET', auth: true, table: 'read', status: 200 } as const;
 /** Webhook routes that queue work for the delivery function through the bus (resend, recover, test): 202. */
 const WEBHOOK_COMMAND = { method: 'POST', auth: true, table: 'readwrite', bus: true, status: 202 } as const;
@@ -168,8 +168,17 @@ export const routes = /* @__PURE__ */ ((): readonly RouteDef[] => [
     ...READ,
     path: '/v1/runs/{run_id}/attempts',
     handler: 'get-run-attempts',
-    summary: 'Attempts with transcripts and events.',
+    summary: 'Attempts with transcripts and events, by number; large values cut to size (see truncated).',
+    list: true,
     response: 'RunAttempts',
+  },
+  {
+    ...READ,
+    path: '/v1/runs/{run_id}/attempts/{attempt}',
+    handler: 'get-run-attempt',
+    summary: 'One attempt whole: its transcript with every served result, its events and output.',
+    response: 'RunAttempt',
+    errors: { 404: 'not_found: no attempt stored under this number (yet)' },
   },
   {
     ...READ,

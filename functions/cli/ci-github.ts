@@ -5,8 +5,16 @@ import type { CiResult } from './ci-result';
 /** How many cells get an annotation of their own; GitHub shows 10 error annotations per step anyway. */
 export const MAX_ANNOTATIONS = 10;
 
-/** A workflow command's message: `%`, CR and LF escaped (GitHub's rules, as in @actions/core). */
-export const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+/**
+ * A workflow command's message: `%`, CR and LF escaped (GitHub's rules, as in @actions/core); the other line
+ * separators (VT, FF, NEL, LS, PS), which a log viewer may break on, become spaces.
+ */
+export const escapeData = (s: string) =>
+  s
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A')
+    .replace(/[\v\f\u0085\u2028\u2029]/g, ' ');
 
 /** A workflow command's property value: the message's escapes plus `:` and `,`. */
 export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');

@@ -16,11 +16,19 @@ export function xmlEscape(s: string): string {
       .replace(/\n/g, '&#10;')
       .replace(/\r/g, '&#13;')
       .replace(/\t/g, '&#9;')
+      // Line separators a log viewer may break on, in case the file is printed to a CI log.
+      .replace(/[\u0085\u2028\u2029]/g, (c) => `&#${c.charCodeAt(0)};`)
   );
 }
 
-/** XML element text: as xmlEscape, but line breaks and tabs kept as they are (readable, and parsed back the same). */
-export const xmlText = (s: string) => xmlEscape(s).replace(/&#10;/g, '\n').replace(/&#9;/g, '\t');
+/**
+ * XML element text: as xmlEscape, but line breaks and tabs kept as they are (readable, and parsed back the same),
+ * except a line break before text that a CI runner would take for a workflow command, should the file be printed.
+ */
+export const xmlText = (s: string) =>
+  xmlEscape(s)
+    .replace(/&#10;(?!(?:&#9;|\s)*(?:::|##\[|##vso\[))/gi, '\n')
+    .replace(/&#9;/g, '\t');
 
 /** A testcase of the suite: a cell, or one the gate adds (the error that stopped it, thresholds no cell shows). */
 interface Case {

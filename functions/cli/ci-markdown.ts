@@ -2,14 +2,10 @@
 import type { CiChange } from '../sdk/client';
 import { cellOutcomes } from './ci-cells';
 import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
+import { oneLine } from './output';
 
-/** Table cell text: backslashes and pipes escaped, line breaks joined, no HTML. */
-export const md = (s: string) =>
-  s
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/</g, '&lt;');
+/** Table cell text: backslashes and pipes escaped, line breaks (CR, LF, NEL, LS, PS...) joined, no HTML. */
+export const md = (s: string) => oneLine(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;');
 
 /** How many failing cells the summary lists. */
 const CELL_LINES = 50;

@@ -5,6 +5,7 @@ import { githubAnnotations } from './ci-github';
 import { junitXml } from './ci-junit';
 import { markdownSummary } from './ci-markdown';
 import { baselineLine, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
+import { jsonText, oneLine, safeIo, writeCommands, type Writer } from './output';
 
 export type { CiResult, ScenarioResult } from './ci-result';
 
@@ -19,17 +20,13 @@ export interface ReportOptions {
   stdout?: boolean;
 }
 
-/** Where a report line goes (a process stream, or a test's buffer). */
-interface Writer {
-  write(s: string): unknown;
-}
-
 /**
  * Writes every report of a result: warnings on stderr, GitHub annotations, the JSON result or the verdict table on
  * stdout, then the JUnit file (overwritten) and the Markdown summary (appended). Resolves to false when a file could not
  * be written (said on stderr; the other reports are still written).
  */
-export function writeReports(r: CiResult, opts: ReportOptions, io: { stdout: Writer; stderr: Writer }): boolean {
+export function writeReports(r: CiResult, opts: ReportOptions, streams: { stdout: Writer; stderr: Writer }): boolean {
+  const io = safeIo(streams);
   if (!r.coverage_complete && !r.error) {
     const missing = r.scenarios.filter((s) => s.status !== 'completed').length;
     io.stderr.write(
@@ -37,8 +34,8 @@ export function writeReports(r: CiResult, opts: ReportOptions, io: { stdout: Wri
     );
   }
   // Workflow commands are read from both streams; on stderr they keep --json's stdout parseable.
-  if (opts.github) (opts.json ? io.stderr : io.stdout).write(githubAnnotations(r));
-  if (opts.stdout !== false) io.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : verdictTable(r));
+  if (opts.github) writeCommands(opts.json ? io.stderr : io.stdout, githubAnnotations(r));
+  if (opts.stdout !== false) io.stdout.write(opts.json ? `${jsonText(r)}\n` : verdictTable(r));
   let ok = true;
   const write = (flag: string, path: string, text: string, mode: 'w' | 'a') => {
     try {
@@ -53,7 +50,10 @@ export function writeReports(r: CiResult, opts: ReportOptions, io: { stdout: Wri
   return ok;
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+const clip = (s: string, n: number) => {
+  const flat = oneLine(s);
+  return flat.length > n ? `${flat.slice(0, n - 3)}...` : flat;
+};
 
 /** How many failing cells the table names before it says how many more there are. */
 const CELL_LINES = 50;
@@ -96,19 +96,20 @@ export function verdictTable(r: CiResult): string {
   ];
   out += `Verdict: ${verdict}: ${stats.join(', ')}\n`;
   const baseline = baselineLine(r);
-  if (baseline) out += `${baseline}\n`;
+  if (baseline) out += `${oneLine(baseline)}\n`;
   out += `Thresholds: ${fmtThresholds(r.thresholds)}\n`;
   const failing = cellOutcomes(r).filter((o) => o.kind !== 'pass');
   const flaky = cellOutcomes(r).filter((o) => o.kind === 'pass' && o.cell && flakyNote(o.cell));
   if (failing.length) {
     out += `Failing cells:\n${failing
       .slice(0, CELL_LINES)
-      .map((o) => `  - ${o.classname} [${o.name}] ${o.kind === 'error' ? 'ERROR ' : ''}${o.message}\n`)
+      .map((o) => `  - ${oneLine(o.classname)} [${oneLine(o.name)}] ${o.kind === 'error' ? 'ERROR ' : ''}${oneLine(o.message)}\n`)
       .join('')}`;
     if (failing.length > CELL_LINES) out += `  ... and ${failing.length - CELL_LINES} more\n`;
   }
-  if (flaky.length) out += `Flaky cells (passing): ${flaky.map((o) => `${o.classname} [${o.name}] ${o.cell!.passed}/${o.cell!.total}`).join(', ')}\n`;
-  if (r.reasons.length) out += `Reasons:\n${r.reasons.map((x) => `  - ${x}\n`).join('')}`;
+  if (flaky.length)
+    out += `Flaky cells (passing): ${flaky.map((o) => `${oneLine(o.classname)} [${oneLine(o.name)}] ${o.cell!.passed}/${o.cell!.total}`).join(', ')}\n`;
+  if (r.reasons.length) out += `Reasons:\n${r.reasons.map((x) => `  - ${oneLine(x)}\n`).join('')}`;
   if (r.dashboard_url) out += `Dashboard: ${r.dashboard_url}\n`;
   return out;
 }

@@ -14,6 +14,7 @@ import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
 import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './ci-options';
 import { writeReports } from './ci-report';
 import { fmtRate, type CiResult } from './ci-result';
+import { jsonText, safeIo } from './output';
 
 export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
 
@@ -40,8 +41,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** After an error, how long the command may still spend collecting the scenarios that did finish. */
 const GRACE_MS = 2000;
 
-/** Runs `rts ci <argv>`; resolves to the exit code (0 pass, 1 fail or incomplete coverage, 2 error or timeout). */
-export async function runCi(argv: string[], io: CiIo = processIo()): Promise<number> {
+/**
+ * Runs `rts ci <argv>`; resolves to the exit code (0 pass, 1 fail or incomplete coverage, 2 error or timeout).
+ * Everything it prints goes through `safeIo`: no line of user data can pass for a CI workflow command.
+ */
+export async function runCi(argv: string[], streams: CiIo = processIo()): Promise<number> {
+  const io = safeIo(streams);
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
     (sub === undefined ? io.stderr : io.stdout).write(USAGE);
@@ -84,7 +89,7 @@ export async function runCi(argv: string[], io: CiIo = processIo()): Promise<num
     };
     if (!known.submitted) {
       // Nothing was submitted: the error alone on stdout (--json), and in the report files for `if: always()` steps.
-      if (opts.json) io.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
+      if (opts.json) io.stdout.write(`${jsonText({ error })}\n`);
       const empty = emptyResult({
         campaign_id: opts.campaign,
         kind: opts.trace ? 'run' : 'batch',

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { RtsClient } from '../sdk/client';
 import { sha256Hex } from '../core/json';
+import { jsonText, oneLine, safeWriter } from './output';
 
 const USAGE = `Usage: rts traces upload <file...> [--json]
 
@@ -13,10 +14,13 @@ results as JSON. Exit 0 when every trace was stored, 1 when one could not be.
 Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (required).
 `;
 
+/** Runs `rts traces <argv>`; everything it prints goes through `safeWriter` (trace names and messages are user data). */
 export async function runTraces(argv: string[]): Promise<number> {
+  const stdout = safeWriter(process.stdout);
+  const stderr = safeWriter(process.stderr);
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === '-h' || sub === 'help') {
-    process.stdout.write(USAGE);
+    stdout.write(USAGE);
     return 0;
   }
   const { values, positionals } = parseArgs({
@@ -25,7 +29,7 @@ export async function runTraces(argv: string[]): Promise<number> {
     options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || sub !== 'upload' || positionals.length === 0) {
-    (values.help ? process.stdout : process.stderr).write(USAGE);
+    (values.help ? stdout : stderr).write(USAGE);
     return values.help ? 0 : 2;
   }
   const client = new RtsClient();
@@ -37,7 +41,7 @@ export async function runTraces(argv: string[]): Promise<number> {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
       docs = Array.isArray(parsed) ? parsed : [parsed];
     } catch (err) {
-      process.stderr.write(`${file}: ${(err as Error).message}\n`);
+      stderr.write(`${file}: ${oneLine((err as Error).message)}\n`);
       failures++;
       continue;
     }
@@ -54,17 +58,17 @@ export async function runTraces(argv: string[]): Promise<number> {
           for (const t of list) {
             const result = typeof t.result === 'string' ? t.result : res.status === 201 ? 'created' : 'exists';
             const what = t.result === 'rejected' ? `${t.message ?? ''}` : `(${t.step_count ?? 0} steps) ${t.name ?? ''}`;
-            process.stdout.write(`${file}: ${result.padEnd(9)} ${t.trace_id ?? t.otlp_trace_id} ${what}\n`);
+            stdout.write(`${file}: ${oneLine(result).padEnd(9)} ${t.trace_id ?? t.otlp_trace_id} ${oneLine(what)}\n`);
           }
         }
       } catch (err) {
         failures++;
-        process.stderr.write(`${file}${docs.length > 1 ? `[${i}]` : ''}: ${(err as Error).message}\n`);
+        stderr.write(`${file}${docs.length > 1 ? `[${i}]` : ''}: ${oneLine((err as Error).message)}\n`);
         const body = (err as { body?: { error?: { details?: { path?: string; message: string }[] } } }).body;
-        for (const d of body?.error?.details ?? []) process.stderr.write(`  ${d.path ?? ''}: ${d.message}\n`);
+        for (const d of body?.error?.details ?? []) stderr.write(`  ${oneLine(d.path ?? '')}: ${oneLine(d.message)}\n`);
       }
     }
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  if (values.json) stdout.write(`${jsonText(results)}\n`);
   return failures ? 1 : 0;
 }

@@ -2,3 +2,6 @@
 
 /** Traces an eval-set pool may hold. */
 export const EVAL_SET_MAX = 1000;
+
+/** Attempts one run may plan: (baseline + mutations) x repeats. */
+export const MAX_ATTEMPTS_PER_RUN = 200;

@@ -6,7 +6,15 @@ import { campaignListSchema, campaignSchema, evalSetSchema, evalSetUpdateSchema 
 import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema, packQueuedSchema } from './ci/responses';
 import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema, runPackRequestSchema } from './ci/schema';
 import { healthSchema, openApiDocumentSchema } from './responses';
-import { policyEventPageSchema, runAttemptsSchema, runDetailSchema, runListSchema, runQueuedSchema, securityEventsSchema } from './runs/responses';
+import {
+  policyEventPageSchema,
+  runAttemptSchema,
+  runAttemptsSchema,
+  runDetailSchema,
+  runListSchema,
+  runQueuedSchema,
+  securityEventsSchema,
+} from './runs/responses';
 import { runFilterSchema, runRequestSchema } from './runs/schema';
 import { traceCreatedSchema, traceListSchema, traceSchema, traceUploadSchema } from './traces/responses';
 import { traceInputSchema } from './traces/schema';
@@ -57,6 +65,7 @@ export const RESPONSE_SCHEMAS = {
   RunList: runListSchema,
   RunDetail: runDetailSchema,
   RunAttempts: runAttemptsSchema,
+  RunAttempt: runAttemptSchema,
   PolicyEventPage: policyEventPageSchema,
   SecurityEventsByAttempt: securityEventsSchema,
   CiSubmission: ciSubmissionSchema,

@@ -71,6 +71,11 @@ function kib(bytes: number): string {
 function pathParam(name: string): ZodType {
   if (name === 'webhook_id')
     return z.string().regex(WEBHOOK_ID_PATTERN).openapi({ description: 'wh_ + 24 lowercase alphanumerics; anything else is a 404.' });
+  if (name === 'attempt')
+    return z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/)
+      .openapi({ description: 'Attempt number, from 1; anything else is a 404.' });
   return z.uuid().openapi({ description: 'Lowercase UUID v4; a malformed id is a 404.' });
 }
 

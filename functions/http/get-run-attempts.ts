@@ -1,8 +1,10 @@
-// GET /v1/runs/{run_id}/attempts: attempts with transcripts (messages exchanged, tool calls and served results).
-import { getRunAttempts } from '../core/runs/views';
-import { route } from '../shared/http';
+// GET /v1/runs/{run_id}/attempts: a page of attempts with transcripts and events, large values cut to size.
+import { getRunAttemptsPage } from '../core/runs/attempt-view';
+import { encodeCursor } from '../shared/cursor';
+import { pageRequest, route } from '../shared/http';
 
-export const handler = route({ name: 'GET /v1/runs/{run_id}/attempts', uuidParams: ['run_id'] }, async ({ deps, projectId, params }) => ({
-  status: 200,
-  body: await getRunAttempts(deps, projectId, params.run_id),
-}));
+export const handler = route({ name: 'GET /v1/runs/{run_id}/attempts', uuidParams: ['run_id'] }, async ({ deps, projectId, params, query }) => {
+  const scope = `attempts:${projectId}:${params.run_id}`;
+  const res = await getRunAttemptsPage(deps, projectId, params.run_id, await pageRequest(query, scope));
+  return { status: 200, body: { run_id: params.run_id, items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+});

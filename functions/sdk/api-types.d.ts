@@ -182,8 +182,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Attempts with transcripts and events. */
+    /** Attempts with transcripts and events, by number; large values cut to size (see truncated). */
     get: operations['get-run-attempts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{run_id}/attempts/{attempt}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One attempt whole: its transcript with every served result, its events and output. */
+    get: operations['get-run-attempt'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2308,39 +2325,45 @@ export interface components {
        */
       error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
     };
+    /** @description Attempts by number, each cut to about 32 KiB of values (a cut value ends with a marker naming the whole-attempt route); a page ends early, with a next_cursor, past 4 MiB. */
     RunAttempts: {
       /** Format: uuid */
       run_id: string;
-      items: {
-        attempt: number;
-        /** @description null for the baseline attempt. */
-        mutation_id: string | null;
-        repeat: number;
-        /** @enum {string} */
-        status: 'passed' | 'failed' | 'error';
-        unsafe: boolean;
-        checks: {
-          criterion: components['schemas']['Criterion'];
-          passed: boolean;
-          detail: string;
-        }[];
-        steps: number;
-        duration_ms: number;
-        error: string | null;
-        /**
-         * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
-         * @enum {string|null}
-         */
-        error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
-        /** Format: date-time */
-        started_at: string;
-        /** Format: date-time */
-        completed_at: string;
-        output: string | null;
-        transcript: components['schemas']['TranscriptEntry'][];
-        policy_events: components['schemas']['PolicyEvent'][];
-        security_events: components['schemas']['SecurityEvent'][];
+      items: components['schemas']['RunAttempt'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    RunAttempt: {
+      attempt: number;
+      /** @description null for the baseline attempt. */
+      mutation_id: string | null;
+      repeat: number;
+      /** @enum {string} */
+      status: 'passed' | 'failed' | 'error';
+      unsafe: boolean;
+      checks: {
+        criterion: components['schemas']['Criterion'];
+        passed: boolean;
+        detail: string;
       }[];
+      steps: number;
+      duration_ms: number;
+      error: string | null;
+      /**
+       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
+       * @enum {string|null}
+       */
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
+      /** Format: date-time */
+      started_at: string;
+      /** Format: date-time */
+      completed_at: string;
+      output: string | null;
+      transcript: components['schemas']['TranscriptEntry'][];
+      policy_events: components['schemas']['PolicyEvent'][];
+      security_events: components['schemas']['SecurityEvent'][];
+      /** @description true when the listing cut values of this attempt (the output, messages, served results, tool arguments; see the entries' `truncated`) to bound the page; GET /v1/runs/{run_id}/attempts/{attempt} returns it whole (always false there). */
+      truncated: boolean;
     };
     TranscriptEntry:
       | {
@@ -2352,6 +2375,11 @@ export interface components {
           tool_calls?: components['schemas']['ToolCall'][];
           /** @description What the engine had to repair in the agent's answer. */
           notes?: string[];
+          /**
+           * @description Present in a listing when a value of this entry was cut: a string keeps its start and a marker; tool arguments become {"rts_truncated": "<start of their JSON>..."}.
+           * @enum {boolean}
+           */
+          truncated?: true;
         }
       | {
           /** @enum {string} */
@@ -2367,6 +2395,11 @@ export interface components {
           mutation_id: string | null;
           result?: unknown;
           error: string | null;
+          /**
+           * @description Present in a listing when a value of this entry was cut: a string keeps its start and a marker; tool arguments become {"rts_truncated": "<start of their JSON>..."}.
+           * @enum {boolean}
+           */
+          truncated?: true;
         };
     PolicyEvent: {
       event_id: string;
@@ -4240,7 +4273,12 @@ export interface operations {
   };
   'get-run-attempts': {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Page size, 1-100 (default 50). */
+        limit?: components['parameters']['Limit'];
+        /** @description The next_cursor of the previous page (opaque). */
+        cursor?: components['parameters']['Cursor'];
+      };
       header?: never;
       path: {
         /** @description Lowercase UUID v4; a malformed id is a 404. */
@@ -4269,6 +4307,98 @@ export interface operations {
         };
       };
       /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description validation_error: limit is not an integer from 1 to 100, or the cursor was not issued by this listing */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description rate_limited: too many requests; retry later */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error: an unexpected error, logged with the request id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: the store, or the check of the credentials, failed for a moment; retry */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error (e.g. 504 when the route times out): the same error body */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'get-run-attempt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        run_id: string;
+        /** @description Attempt number, from 1; anything else is a 404. */
+        attempt: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunAttempt'];
+        };
+      };
+      /** @description unauthorized: missing or unknown X-API-Key, a key of another project, or a missing or malformed X-Project-Id */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id); not_found: no attempt stored under this number (yet) */
       404: {
         headers: {
           [name: string]: unknown;

@@ -141,7 +141,8 @@ export class Api extends Construct {
         description: `rts ${key}`,
         settings: props.settings,
       });
-      fn.bindTable(props.table, route.table);
+      if (route.table !== 'none') fn.bindTable(props.table, route.table);
+      if (route.list) fn.bindCursorKey();
       if (route.queue) fn.bindQueue(props.queue);
       if (route.bus) fn.bindBus(props.bus);
       this.routeFunctions.set(key, fn);

@@ -21,8 +21,9 @@ export interface RuntimeSettings {
   /** RTS_PUBLIC_URL: public base URL of the API (no trailing slash). @default - unset */
   readonly publicUrl?: string;
   /**
-   * RTS_CURSOR_SECRET: the key that signs pagination cursors. Without it the first listing would store a
-   * generated key in the table, which read-only functions are not allowed to do. @default - unset
+   * RTS_CURSOR_SECRET: the key that signs pagination cursors, given to the list routes' functions only
+   * (`bindCursorKey`). Without it the first listing would store a generated key in the table, which read-only
+   * functions are not allowed to do. @default - unset
    */
   readonly cursorSecret?: string;
   /**
@@ -161,18 +162,23 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Sets TABLE_NAME (and RTS_CURSOR_SECRET: only functions that read the table paginate) and grants read
-   * (GetItem, Query, BatchGetItem) or read-write item actions on the table and its GSIs only.
+   * Sets TABLE_NAME and grants read (GetItem, Query, BatchGetItem) or read-write item actions on the table and its
+   * GSIs only.
    */
   bindTable(table: dynamodb.ITable, access: TableAccess): this {
     this.fn.addEnvironment('TABLE_NAME', table.tableName);
-    if (this.settings.cursorSecret) this.fn.addEnvironment('RTS_CURSOR_SECRET', this.settings.cursorSecret);
     const indexArns = GSIS.map((g) => `${table.tableArn}/index/${g.indexName}`);
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: READ_ACTIONS, resources: [table.tableArn, ...indexArns] }));
     if (access === 'readwrite') {
       // Writes target the base table; GSIs are maintained by DynamoDB and never written directly.
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: WRITE_ACTIONS, resources: [table.tableArn] }));
     }
+    return this;
+  }
+
+  /** Sets RTS_CURSOR_SECRET (when the deployment has one): for the functions that sign and verify pagination cursors. */
+  bindCursorKey(): this {
+    if (this.settings.cursorSecret) this.fn.addEnvironment('RTS_CURSOR_SECRET', this.settings.cursorSecret);
     return this;
   }
 

@@ -127,6 +127,8 @@ export class MemoryRunsRepo implements RunsRepo {
   list = notUsed;
   listPolicyEvents = notUsed;
   listSecurityEvents = notUsed;
+  listAttemptPage = notUsed;
+  getAttempt = notUsed;
 
   async get(_projectId: string, runId: string): Promise<Run | null> {
     const run = this.runs.get(runId);

@@ -190,6 +190,7 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   const runId = run.body.run_id as string;
   await poll('run', `/v1/runs/${runId}`, terminal);
   await ask('attempts', 'GET', `/v1/runs/${runId}/attempts`);
+  await ask('one attempt whole', 'GET', `/v1/runs/${runId}/attempts/1`);
   await ask('policy events', 'GET', `/v1/runs/${runId}/policy-events?limit=50`);
   await ask('security events', 'GET', `/v1/runs/${runId}/security-events`);
 

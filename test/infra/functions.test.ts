@@ -1,5 +1,6 @@
 // ServiceFunction defaults on every function, the settings passed through the environment, and context parsing.
 import { App } from 'aws-cdk-lib';
+import { routes } from '../../lib/routes';
 import { stackPropsFromContext } from '../../lib/service-stack';
 import { buildStack, cdkJsonContext, ofType } from './stack-fixture';
 
@@ -49,18 +50,28 @@ describe('every function', () => {
     expect(built.resources[secretId].Properties!.GenerateSecretString).toBeDefined();
     for (const [, fn] of functions) {
       const env = fn.Properties!.Environment.Variables;
-      if (!env.TABLE_NAME) continue;
+      if (!env.RTS_CURSOR_SECRET) continue;
       const value = JSON.stringify(env.RTS_CURSOR_SECRET);
       expect(value).toContain('{{resolve:secretsmanager:');
       expect(value).toContain(secretId);
     }
   });
 
-  it('gives the key only to functions that use the table', () => {
+  it('gives the key only to the functions of the list routes (the only ones that sign and verify cursors)', () => {
+    const withKey = functions.filter(([, fn]) => fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET !== undefined);
+    const lists = routes.filter((r) => r.list).map((r) => `rts ${r.method} ${r.path}`);
+
+    expect(withKey.map(([, fn]) => fn.Properties!.Description as string).sort()).toEqual(lists.sort());
+  });
+
+  it('sets no TABLE_NAME on the functions that never read the table (dashboard page, health, OpenAPI document)', () => {
     const without = functions.filter(([, fn]) => !fn.Properties!.Environment.Variables.TABLE_NAME);
 
-    expect(without.map(([, fn]) => fn.Properties!.Description)).toEqual(['rts GET /dashboard']);
-    expect(without[0][1].Properties!.Environment.Variables.RTS_CURSOR_SECRET).toBeUndefined();
+    expect(without.map(([, fn]) => fn.Properties!.Description as string).sort()).toEqual([
+      'rts GET /dashboard',
+      'rts GET /health',
+      'rts GET /v1/openapi.json',
+    ]);
   });
 
   it('keeps HTTP functions under the API Gateway integration timeout', () => {

@@ -12,7 +12,7 @@ describe('route functions', () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s gets exactly its table, queue and bus access', (key, route) => {
     const actions = routeActions(key);
 
-    for (const a of READS) expect(actions).toContain(a);
+    for (const a of READS) expect(actions.includes(a)).toBe(route.table !== 'none');
     for (const a of WRITES) expect(actions.includes(a)).toBe(route.table === 'readwrite');
     expect(actions.includes('sqs:SendMessage')).toBe(route.queue === true);
     expect(actions.includes('events:PutEvents')).toBe(route.bus === true);
@@ -34,10 +34,23 @@ describe('route functions', () => {
     expect(write.Resource).toEqual(tableArn);
   });
 
-  it('sets TABLE_NAME everywhere, and the queue URL and bus name only where granted', () => {
+  it('gives the public routes (health, the OpenAPI document) no data access and no cursor key', () => {
+    const open = routes.filter((r) => !r.auth);
+    expect(open.map((r) => r.path).sort()).toEqual(['/health', '/v1/openapi.json']);
+    for (const r of open) {
+      const id = functionIdByDescription(built, `rts ${r.method} ${r.path}`);
+      expect(actionsOf(roleStatements(built, id)).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
+      const env = built.resources[id].Properties!.Environment.Variables;
+      expect('TABLE_NAME' in env).toBe(false);
+      expect('RTS_CURSOR_SECRET' in env).toBe(false);
+    }
+  });
+
+  it('sets TABLE_NAME where the table is granted, and the queue URL and bus name only where granted', () => {
     for (const r of routes) {
       const env = built.resources[functionIdByDescription(built, `rts ${r.method} ${r.path}`)].Properties!.Environment.Variables;
-      expect(env.TABLE_NAME).toEqual({ Ref: tableId });
+      if (r.table === 'none') expect('TABLE_NAME' in env).toBe(false);
+      else expect(env.TABLE_NAME).toEqual({ Ref: tableId });
       expect('REPLAY_QUEUE_URL' in env).toBe(r.queue === true);
       expect('EVENT_BUS_NAME' in env).toBe(r.bus === true);
     }

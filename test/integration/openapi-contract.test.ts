@@ -91,7 +91,10 @@ async function campaignsAndRuns(): Promise<{ campaignId: string; recordedId: str
   await api('GET', `/v1/runs?campaign_id=${campaignId}&trace_id=${REFUND.trace_id}&status=completed&limit=2`);
   await api('GET', '/v1/runs?status=bogus'); // 422
   await api('GET', `/v1/runs/${run.body.run_id}`);
-  await api('GET', `/v1/runs/${run.body.run_id}/attempts`);
+  const attempts = await api('GET', `/v1/runs/${run.body.run_id}/attempts?limit=2`);
+  await api('GET', `/v1/runs/${run.body.run_id}/attempts?limit=2&cursor=${encodeURIComponent(attempts.body.next_cursor)}`);
+  await api('GET', `/v1/runs/${run.body.run_id}/attempts/1`);
+  await api('GET', `/v1/runs/${run.body.run_id}/attempts/999`); // 404
   const events = await api('GET', `/v1/runs/${run.body.run_id}/policy-events?limit=2`);
   await api('GET', `/v1/runs/${run.body.run_id}/policy-events?limit=2&cursor=${encodeURIComponent(events.body.next_cursor)}`);
   await api('GET', `/v1/runs/${run.body.run_id}/security-events`);

@@ -199,7 +199,8 @@ describe('RtsClient as installed, against the local service', () => {
     await svc.idle();
     keep('Sdk.Page<Sdk.Run>', await c.listRuns({ campaign_id: campaign.campaign_id, status: 'completed', limit: 3 }));
     keep('Sdk.RunDetail', await c.getRun(run.run_id));
-    keep('Sdk.RunAttempts', await c.getRunAttempts(run.run_id));
+    keep('Sdk.RunAttempts', await c.getRunAttempts(run.run_id, { limit: 2 }));
+    keep('Sdk.AttemptDetail', await c.getRunAttempt(run.run_id, 1));
     keep('Sdk.PolicyEventPage', await c.listPolicyEvents(run.run_id, { limit: 5 }));
     keep('Sdk.SecurityEventsByAttempt', await c.getSecurityEvents(run.run_id));
     keep('Sdk.CiRunView', await c.getCiRun(single.run_id));

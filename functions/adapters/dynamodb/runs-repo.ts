@@ -5,7 +5,7 @@ import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '
 import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
-import { batchWrite, getItem, packJson, putNew, putRequest, queryAll, queryListing, scanAll, unpackJson, updateExisting } from './table';
+import { batchWrite, getItem, packJson, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, unpackJson, updateExisting } from './table';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
@@ -41,6 +41,43 @@ function buildUpdate(patch: Record<string, unknown>) {
     sets.push(`#f${i} = :v${i}`);
   });
   return { expr: `SET ${sets.join(', ')}`, names, values };
+}
+
+/** A stored attempt item as the core sees it; `transcripts: false` leaves the transcript undecoded (scoring views). */
+function decodeAttempt(i: Record<string, unknown>, transcripts: boolean): AttemptRecord {
+  const {
+    transcript_gz,
+    transcript_dropped,
+    events_gz,
+    checks_json,
+    output_gz,
+    policy_event_count: _pc,
+    security_event_count: _sc,
+    ...score
+  } = stripKeys<
+    AttemptRecord & {
+      transcript_gz?: Uint8Array;
+      transcript_dropped?: boolean;
+      events_gz?: Uint8Array;
+      checks_json?: string;
+      output_gz?: Uint8Array;
+      policy_event_count?: number;
+      security_event_count?: number;
+    }
+  >(i);
+  const events = events_gz
+    ? (JSON.parse(gunzipSync(Buffer.from(events_gz)).toString('utf8')) as { policy: PolicyEvent[]; security: SecurityEvent[] })
+    : { policy: [], security: [] };
+  const transcript = transcript_gz && transcripts ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
+  return {
+    ...score,
+    ...(output_gz ? { output: gunzipSync(Buffer.from(output_gz)).toString('utf8') } : {}),
+    checks: unpackJson(checks_json, score.checks),
+    transcript,
+    ...(transcript_dropped ? { transcript_dropped: true } : {}),
+    policy_events: events.policy,
+    security_events: events.security,
+  } as AttemptRecord;
 }
 
 export class DynamoRunsRepo implements RunsRepo {
@@ -142,47 +179,47 @@ export class DynamoRunsRepo implements RunsRepo {
     return result;
   }
 
+  /**
+   * One page of a run's attempts by number, each decoded then handed to `view` before the next is decoded, so a page
+   * never holds more than one whole transcript; the page position is the last attempt's number.
+   */
+  async listAttemptPage<T>(projectId: string, runId: string, page: PageRequest, view: (a: AttemptRecord) => T): Promise<StorePage<T>> {
+    const after = (page.after as { attempt?: unknown } | undefined)?.attempt;
+    let start = typeof after === 'number' && Number.isInteger(after) ? keys.attempt(projectId, runId, after) : undefined;
+    const items: T[] = [];
+    let lastAttempt: number | undefined;
+    // The store answers at most 1 MB per query (a few attempts with large transcripts): query on until the page is full.
+    do {
+      const res = await queryPage({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.attemptPrefix },
+        ConsistentRead: true,
+        Limit: page.limit - items.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      });
+      for (const item of res.items) {
+        const attempt = decodeAttempt(item, true);
+        lastAttempt = attempt.attempt;
+        items.push(view(attempt));
+      }
+      start = res.last as typeof start;
+    } while (start && items.length < page.limit);
+    return { items, last: start && lastAttempt !== undefined ? { attempt: lastAttempt } : undefined };
+  }
+
+  /** One stored attempt, whole; null when it is not stored (yet). */
+  async getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null> {
+    const item = await getItem(keys.attempt(projectId, runId, attempt), true);
+    return item ? decodeAttempt(item, true) : null;
+  }
+
   private async queryAttempts(projectId: string, runId: string, opts: { transcripts?: boolean }): Promise<AttemptRecord[]> {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.attemptPrefix },
       ConsistentRead: true,
     });
-    return items.map((i) => {
-      const {
-        transcript_gz,
-        transcript_dropped,
-        events_gz,
-        checks_json,
-        output_gz,
-        policy_event_count: _pc,
-        security_event_count: _sc,
-        ...score
-      } = stripKeys<
-        AttemptRecord & {
-          transcript_gz?: Uint8Array;
-          transcript_dropped?: boolean;
-          events_gz?: Uint8Array;
-          checks_json?: string;
-          output_gz?: Uint8Array;
-          policy_event_count?: number;
-          security_event_count?: number;
-        }
-      >(i);
-      const events = events_gz
-        ? (JSON.parse(gunzipSync(Buffer.from(events_gz)).toString('utf8')) as { policy: PolicyEvent[]; security: SecurityEvent[] })
-        : { policy: [], security: [] };
-      const transcript = transcript_gz && opts.transcripts !== false ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8')) : [];
-      return {
-        ...score,
-        ...(output_gz ? { output: gunzipSync(Buffer.from(output_gz)).toString('utf8') } : {}),
-        checks: unpackJson(checks_json, score.checks),
-        transcript,
-        ...(transcript_dropped ? { transcript_dropped: true } : {}),
-        policy_events: events.policy,
-        security_events: events.security,
-      } as AttemptRecord;
-    });
+    return items.map((i) => decodeAttempt(i, opts.transcripts !== false));
   }
 
   /** Policy events ordered by attempt then sequence; the page position is the last event's (attempt, sequence). */

@@ -1,9 +1,12 @@
 // Public views of a campaign, free of zod so read paths stay small: secrets are write-only (SPEC section 6).
 import type { Campaign, CampaignInput, Target } from './schema';
+import { maskUrlSecrets } from './target-url';
 
-/** The public view: header values and api_key are write-only (SPEC section 6). */
+/** The public view: header values and api_key are write-only, and credentials left in a URL are masked. */
 export function redactCampaign(c: Campaign): Campaign {
   const target = { ...c.target } as Target;
+  if (target.type === 'http') target.url = maskUrlSecrets(target.url);
+  if (target.type === 'openai') target.base_url = maskUrlSecrets(target.base_url);
   if (target.type === 'http' && target.headers) {
     target.headers = Object.fromEntries(Object.keys(target.headers).map((k) => [k, '***']));
   }
@@ -11,7 +14,7 @@ export function redactCampaign(c: Campaign): Campaign {
     (target as { api_key?: string }).api_key = '***';
   }
   if (!c.judge) return { ...c, target };
-  const judge = { ...c.judge };
+  const judge = { ...c.judge, base_url: maskUrlSecrets(c.judge.base_url) };
   if (judge.api_key !== undefined) judge.api_key = '***';
   if (judge.headers) judge.headers = Object.fromEntries(Object.keys(judge.headers).map((k) => [k, '***']));
   return { ...c, target, judge };

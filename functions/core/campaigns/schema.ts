@@ -3,18 +3,26 @@ import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 import { INJECTION_TEMPLATES } from '../replay/mutations/injection-templates';
 import { attackIssues } from './attack-suite';
+import { targetUrlProblem } from './target-url';
 
 export const MAX_MUTATIONS = 50;
 export const MAX_POLICIES = 50;
-export const MAX_ATTEMPTS_PER_RUN = 200;
-export { EVAL_SET_MAX } from '../limits';
-import { EVAL_SET_MAX } from '../limits';
+export { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
+import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -'));
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const int = (min: number, max: number) => z.number().check(z.int(), z.minimum(min), z.maximum(max));
 const toolPattern = text(1, 256);
-const httpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2048));
+/** An http(s) URL free of credentials (no user:password@, no secret-named query parameter), `field` names it in errors. */
+const httpUrl = (field: string) =>
+  z.url({ protocol: /^https?$/ }).check(
+    z.maxLength(2048),
+    z.superRefine((value, ctx) => {
+      const problem = targetUrlProblem(value, field);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  );
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const criterionSchema = z.discriminatedUnion('type', [
@@ -119,13 +127,13 @@ export const targetSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('recorded') }),
   z.object({
     type: z.literal('http'),
-    url: httpUrl,
+    url: httpUrl('target.url'),
     headers: z.optional(headers),
     timeout_ms: timeoutMs(30000),
   }),
   z.object({
     type: z.literal('openai'),
-    base_url: httpUrl,
+    base_url: httpUrl('target.base_url'),
     model,
     api_key: apiKey,
     temperature: z._default(z.number().check(z.minimum(0), z.maximum(2)), 0),
@@ -138,7 +146,7 @@ export type Target = z.infer<typeof targetSchema>;
 /** The model that grades `llm_judge` criteria: any OpenAI-compatible Chat Completions endpoint (secrets write-only). */
 export const judgeSchema = z.object({
   type: z.literal('openai'),
-  base_url: httpUrl,
+  base_url: httpUrl('judge.base_url'),
   model,
   api_key: apiKey,
   headers: z.optional(headers),

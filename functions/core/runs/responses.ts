@@ -115,6 +115,11 @@ export const securityEventSchema = z
   })
   .openapi('SecurityEvent');
 
+const entryTruncated = z.literal(true).optional().openapi({
+  description:
+    'Present in a listing when a value of this entry was cut: a string keeps its start and a marker; tool arguments become {"rts_truncated": "<start of their JSON>..."}.',
+});
+
 export const transcriptEntrySchema = z
   .discriminatedUnion('type', [
     z.object({
@@ -123,6 +128,7 @@ export const transcriptEntrySchema = z
       content: z.string().nullable(),
       tool_calls: z.array(toolCallOut).optional(),
       notes: z.array(z.string()).optional().openapi({ description: "What the engine had to repair in the agent's answer." }),
+      truncated: entryTruncated,
     }),
     z.object({
       type: z.literal('tool_result'),
@@ -134,27 +140,35 @@ export const transcriptEntrySchema = z
       mutation_id: z.string().nullable(),
       result: z.unknown(),
       error: z.string().nullable(),
+      truncated: entryTruncated,
     }),
   ])
   .openapi('TranscriptEntry');
 
-/** GET /v1/runs/{run_id}/attempts. */
-export const runAttemptsSchema = z
+/** One attempt with its transcript and events: whole from GET .../attempts/{attempt}, cut to size in the listing. */
+export const runAttemptSchema = z
   .object({
-    run_id: uuidOut,
-    items: z.array(
-      z.object({
-        ...attemptScoreFields,
-        started_at: timestamp,
-        completed_at: timestamp,
-        output: z.string().nullable(),
-        transcript: z.array(transcriptEntrySchema),
-        policy_events: z.array(policyEventSchema),
-        security_events: z.array(securityEventSchema),
-      }),
-    ),
+    ...attemptScoreFields,
+    started_at: timestamp,
+    completed_at: timestamp,
+    output: z.string().nullable(),
+    transcript: z.array(transcriptEntrySchema),
+    policy_events: z.array(policyEventSchema),
+    security_events: z.array(securityEventSchema),
+    truncated: z.boolean().openapi({
+      description:
+        'true when the listing cut values of this attempt (the output, messages, served results, tool arguments; see the ' +
+        "entries' `truncated`) to bound the page; GET /v1/runs/{run_id}/attempts/{attempt} returns it whole (always false there).",
+    }),
   })
-  .openapi('RunAttempts');
+  .openapi('RunAttempt');
+
+/** GET /v1/runs/{run_id}/attempts: a page of attempts by number. */
+export const runAttemptsSchema = z.object({ run_id: uuidOut, ...page(runAttemptSchema).shape }).openapi('RunAttempts', {
+  description:
+    'Attempts by number, each cut to about 32 KiB of values (a cut value ends with a marker naming the whole-attempt route); ' +
+    'a page ends early, with a next_cursor, past 4 MiB.',
+});
 
 export const policyEventPageSchema = z
   .object({ run_id: uuidOut, ...page(policyEventSchema).shape })

@@ -1,7 +1,7 @@
-// Read views of a run: detail with scoring context, attempts with transcripts, policy and security events.
+// Read views of a run: detail with scoring context, policy and security events (attempts: attempt-view.ts).
 import type { Deps, PageRequest } from '../../ports';
 import { planAttempts } from '../replay/plan';
-import { scoringContext, toAttemptScore, type ScoringContext } from '../replay/scoring';
+import { scoringContext, type ScoringContext } from '../replay/scoring';
 import { loadRun, runView } from './service';
 import type { Run } from './types';
 
@@ -54,26 +54,6 @@ export async function getRunDetail(deps: Deps, projectId: string, runId: string)
 }
 
 type RunDetail = Omit<ReturnType<typeof runView>, 'source'> & Pick<Run, 'source' | 'attempt_total'> & { scoring: ScoringContext };
-
-/** GET /v1/runs/{id}/attempts: every stored attempt with its transcript and events. */
-export async function getRunAttempts(deps: Deps, projectId: string, runId: string) {
-  await loadRun(deps, projectId, runId);
-  const attempts = await deps.runs.listAttempts(projectId, runId);
-  return {
-    run_id: runId,
-    items: attempts
-      .sort((a, b) => a.attempt - b.attempt)
-      .map((a) => ({
-        ...toAttemptScore(a),
-        started_at: a.started_at,
-        completed_at: a.completed_at,
-        output: a.output,
-        transcript: a.transcript,
-        policy_events: a.policy_events,
-        security_events: a.security_events,
-      })),
-  };
-}
 
 export async function getPolicyEvents(deps: Deps, projectId: string, runId: string, page: PageRequest) {
   await loadRun(deps, projectId, runId);

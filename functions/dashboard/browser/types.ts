@@ -116,6 +116,8 @@ export interface TranscriptEntry {
 /** Items of GET /v1/runs/{run_id}/attempts. */
 export interface AttemptDetail {
   attempt: number;
+  /** The listing cut some of its values; GET /v1/runs/{run_id}/attempts/{attempt} has it whole. */
+  truncated?: boolean;
   mutation_id?: string | null;
   steps?: number;
   transcript?: TranscriptEntry[];

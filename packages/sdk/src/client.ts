@@ -13,7 +13,17 @@ import type {
   CiSubmission,
 } from './types/ci';
 import type { Health, OpenApiDocument, Page, PageQuery } from './types/common';
-import type { PolicyEventPage, Run, RunAttempts, RunDetail, RunListQuery, RunQueued, RunRequest, SecurityEventsByAttempt } from './types/runs';
+import type {
+  AttemptDetail,
+  PolicyEventPage,
+  Run,
+  RunAttempts,
+  RunDetail,
+  RunListQuery,
+  RunQueued,
+  RunRequest,
+  SecurityEventsByAttempt,
+} from './types/runs';
 import type { OtlpExportResult, OtlpJsonExport, Trace, TraceCreated, TraceInput, TraceSummary } from './types/traces';
 import type {
   Delivery,
@@ -115,9 +125,17 @@ export class RtsClient extends BaseClient {
     return this.get(`/v1/runs/${seg(runId)}`);
   }
 
-  /** GET /v1/runs/{run_id}/attempts: every finished attempt with its transcript and events. */
-  getRunAttempts(runId: string): Promise<RunAttempts> {
-    return this.get(`/v1/runs/${seg(runId)}/attempts`);
+  /**
+   * GET /v1/runs/{run_id}/attempts: one page of finished attempts (by number) with transcripts and events, large values
+   * cut to size (`truncated`). Every page: `allPages((cursor) => client.getRunAttempts(runId, { cursor }))`.
+   */
+  getRunAttempts(runId: string, query: PageQuery = {}): Promise<RunAttempts> {
+    return this.get(`/v1/runs/${seg(runId)}/attempts`, query);
+  }
+
+  /** GET /v1/runs/{run_id}/attempts/{attempt}: one attempt whole, every served result included. */
+  getRunAttempt(runId: string, attempt: number): Promise<AttemptDetail> {
+    return this.get(`/v1/runs/${seg(runId)}/attempts/${seg(String(attempt))}`);
   }
 
   /** GET /v1/runs/{run_id}/policy-events: one page, ordered by attempt then sequence. */

@@ -19,9 +19,17 @@ import type { createRunPack } from '../../../functions/core/ci/pack';
 import type { submitCiRun } from '../../../functions/core/ci/service';
 import type { batchListingView, getCiBatch, getCiRun, scenarioView } from '../../../functions/core/ci/views';
 import { openApiDocument } from '../../../functions/core/openapi';
-import type { runAttemptsSchema, runDetailSchema, runQueuedSchema, runSchema, securityEventsSchema } from '../../../functions/core/runs/responses';
+import type {
+  runAttemptSchema,
+  runAttemptsSchema,
+  runDetailSchema,
+  runQueuedSchema,
+  runSchema,
+  securityEventsSchema,
+} from '../../../functions/core/runs/responses';
 import type { createReplayRun, runView } from '../../../functions/core/runs/service';
-import type { getRunAttempts, getRunDetail, getSecurityEvents } from '../../../functions/core/runs/views';
+import type { getRunAttempt, getRunAttemptsPage } from '../../../functions/core/runs/attempt-view';
+import type { getRunDetail, getSecurityEvents } from '../../../functions/core/runs/views';
 import type { traceCreatedSchema, traceSchema, traceSummarySchema } from '../../../functions/core/traces/responses';
 import type { TraceSummary } from '../../../functions/core/traces/schema';
 import type { getTrace, traceCreatedView } from '../../../functions/core/traces/service';
@@ -55,7 +63,8 @@ const viewsFitSchemas: true[] = [
   true satisfies Fits<Omit<Out<typeof createReplayRun>, 'status'>, Omit<z.infer<typeof runQueuedSchema>, 'status'>>,
   true satisfies Fits<ReturnType<typeof runView>, z.infer<typeof runSchema>>,
   true satisfies Fits<Out<typeof getRunDetail>, z.infer<typeof runDetailSchema>>,
-  true satisfies Fits<Out<typeof getRunAttempts>, z.infer<typeof runAttemptsSchema>>,
+  true satisfies Fits<Out<typeof getRunAttemptsPage>['items'], z.infer<typeof runAttemptsSchema>['items']>,
+  true satisfies Fits<Out<typeof getRunAttempt>, z.infer<typeof runAttemptSchema>>,
   true satisfies Fits<Out<typeof getSecurityEvents>, z.infer<typeof securityEventsSchema>>,
   true satisfies Fits<Out<typeof submitCiRun>, z.infer<typeof ciSubmissionSchema>>,
   // getCiRun's decision is typed string: the values are those of the enum (the contract test checks the answers).
@@ -89,6 +98,7 @@ const sdkMatchesDocument: true[] = [
   true satisfies Fits<S['RunList'], sdk.Page<sdk.Run>>,
   true satisfies Fits<S['RunDetail'], sdk.RunDetail>,
   true satisfies Fits<S['RunAttempts'], sdk.RunAttempts>,
+  true satisfies Fits<S['RunAttempt'], sdk.AttemptDetail>,
   true satisfies Fits<S['PolicyEventPage'], sdk.PolicyEventPage>,
   true satisfies Fits<S['SecurityEventsByAttempt'], sdk.SecurityEventsByAttempt>,
   true satisfies Fits<S['CiSubmission'], sdk.CiSubmission>,

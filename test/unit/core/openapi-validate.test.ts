@@ -51,10 +51,11 @@ describe('the OpenAPI document', () => {
     expect(status.schema.enum).toEqual(['queued', 'running', 'completed', 'failed']);
   });
 
-  it('types path ids as UUIDs, webhook ids with the wh_ pattern', () => {
+  it('types path ids as UUIDs, webhook ids with the wh_ pattern, attempt numbers as digits from 1', () => {
     for (const r of routes) {
       for (const p of op(r.method, r.path).parameters?.filter((x: any) => x.in === 'path') ?? []) {
         if (p.name === 'webhook_id') expect(p.schema).toMatchObject({ type: 'string', pattern: '^wh_[0-9a-z]{24}$' });
+        else if (p.name === 'attempt') expect(p.schema).toMatchObject({ type: 'string', pattern: '^[1-9][0-9]{0,3}$' });
         else expect([p.name, p.schema]).toEqual([p.name, expect.objectContaining({ type: 'string', format: 'uuid' })]);
       }
     }

@@ -1,11 +1,11 @@
 // The run page: status, summary cards, details, the CI verdict, the attack matrix, scored attempts with their panels
 // (policy events, transcript), security events. `#attempt-<n>`, `#baseline` or `#mutation-<id>` opens an attempt.
-import { api } from '../api';
+import { allPages, api } from '../api';
 import { h, renderKeepingFocus, type Child } from '../dom';
 import { fail } from '../failure';
 import { duration, isActive, num, pct } from '../format';
 import { poll } from '../polling';
-import type { AttemptDetail, Campaign, CiRun, Page, Run, ScoredAttempt, SecurityEvents } from '../types';
+import type { AttemptDetail, Campaign, CiRun, Run, ScoredAttempt, SecurityEvents } from '../types';
 import { badge, batchLink, campaignLink, card, crumbs, link, meta, numCell, row, runStatusBadges, table, traceLabel, when } from '../widgets';
 import { runMatrix } from './matrix';
 import { ciPanel, failedChecks, securityTable } from './run-sections';
@@ -18,7 +18,12 @@ interface RunState {
   expanded: Set<number>;
   /** status:attempts:security events of the run when its attempts were last fetched. */
   detailKey: string | null;
-  attempts: Page<AttemptDetail> | null;
+  /** Every listed attempt (large values cut to size: `truncated`). */
+  attempts: AttemptDetail[] | null;
+  /** Attempts fetched whole, once their transcript was opened (a stored attempt never changes). */
+  whole: Map<number, AttemptDetail>;
+  /** Whole attempts being fetched. */
+  fetching: Set<number>;
   security: SecurityEvents | null;
   ci: CiRun | null;
   /** The CI verdict is final, or the run is not a CI run. */
@@ -39,7 +44,7 @@ let listeners: { hash: () => void; click: (ev: Event) => void } | null = null;
 
 function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
   const details = new Map<number, AttemptDetail>();
-  for (const a of st.attempts?.items || []) details.set(a.attempt, a);
+  for (const a of st.attempts || []) details.set(a.attempt, st.whole.get(a.attempt) || a);
   const rows: HTMLTableRowElement[] = [];
   for (const a of scored) {
     const open = st.expanded.has(a.attempt);
@@ -168,6 +173,8 @@ export function runView(id: string): Promise<void> {
     expanded: new Set(),
     detailKey: null,
     attempts: null,
+    whole: new Map(),
+    fetching: new Set(),
     security: null,
     ci: null,
     ciDone: false,
@@ -186,6 +193,25 @@ export function runView(id: string): Promise<void> {
     if (st.expanded.has(attempt)) st.expanded.delete(attempt);
     else st.expanded.add(attempt);
     redraw();
+    loadWhole();
+  }
+
+  /** An open transcript whose listing cut values is fetched whole, once (GET .../attempts/{n}). */
+  function loadWhole(): void {
+    for (const a of st.attempts || []) {
+      const n = a.attempt;
+      if (!a.truncated || !st.expanded.has(n) || st.whole.has(n) || st.fetching.has(n)) continue;
+      st.fetching.add(n);
+      api<AttemptDetail>(`${path}/attempts/${n}`).then(
+        (whole) => {
+          st.fetching.delete(n);
+          st.whole.set(n, whole);
+          redraw();
+        },
+        // The listed (cut) attempt stays on show; opening the transcript again retries.
+        () => st.fetching.delete(n),
+      );
+    }
   }
 
   function toggleText(key: string): void {
@@ -221,8 +247,8 @@ export function runView(id: string): Promise<void> {
     // Transcripts are heavy: fetch them again only when the run has moved on.
     if (key !== st.detailKey) {
       jobs.push(
-        api<Page<AttemptDetail>>(`${path}/attempts`).then((b) => {
-          st.attempts = b;
+        allPages<AttemptDetail>(`${path}/attempts?limit=100`).then((items) => {
+          st.attempts = items;
         }),
       );
       jobs.push(
@@ -263,6 +289,7 @@ export function runView(id: string): Promise<void> {
     st.run = run;
     render(st, run, toggle);
     openTarget(st, redraw);
+    loadWhole();
     return isActive(run.status) || (!st.ciDone && run.source === 'ci');
   }, fail);
 }

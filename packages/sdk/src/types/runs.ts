@@ -152,6 +152,8 @@ export type TranscriptEntry =
       tool_calls?: ToolCall[];
       /** What the engine had to repair in the agent's answer. */
       notes?: string[];
+      /** In a listing: a value of this entry was cut (see AttemptDetail.truncated). */
+      truncated?: true;
     }
   | {
       type: 'tool_result';
@@ -163,10 +165,17 @@ export type TranscriptEntry =
       mutation_id: string | null;
       result?: unknown;
       error: string | null;
+      /** In a listing: a value of this entry was cut (see AttemptDetail.truncated). */
+      truncated?: true;
     };
 
 /** A finished attempt with its transcript and events. */
 export interface AttemptDetail extends AttemptScore {
+  /**
+   * true when the listing cut values of this attempt to bound its page: a cut string keeps its start and a marker, cut
+   * tool arguments become `{rts_truncated: "..."}`. `getRunAttempt(runId, attempt)` returns it whole (false there).
+   */
+  truncated: boolean;
   started_at: string;
   completed_at: string;
   output: string | null;
@@ -177,10 +186,11 @@ export interface AttemptDetail extends AttemptScore {
   judge_cache_hits?: number;
 }
 
-/** GET /v1/runs/{run_id}/attempts. */
+/** GET /v1/runs/{run_id}/attempts: a page of attempts by number, large values cut to size. */
 export interface RunAttempts {
   run_id: string;
   items: AttemptDetail[];
+  next_cursor: string | null;
 }
 
 /** GET /v1/runs/{run_id}/policy-events: ordered by attempt, then sequence. */
