@@ -1,7 +1,9 @@
 // The OTLP/HTTP request body of POST /v1/traces: JSON or protobuf, gzip-compressed or not, limits after decompression.
 import { gunzipSync } from 'node:zlib';
 import { AppError, InvalidJsonError } from '../../errors';
+import { isOtlpExport } from './read-json';
 import { decodeExportRequest } from './read-proto';
+import { storableDoubles } from './util';
 
 export type BodyEncoding = 'json' | 'protobuf';
 
@@ -29,7 +31,7 @@ function invalid(encoding: BodyEncoding, message: string): AppError {
 /**
  * Decodes the body: gunzips it when `Content-Encoding: gzip` (never past `limit` bytes of output, so a gzip bomb is a
  * 413 and not an exhausted memory), then parses JSON or decodes an OTLP ExportTraceServiceRequest, which comes out in
- * the OTLP/JSON shape. An empty protobuf body is an empty export; an empty JSON body is refused as before.
+ * the OTLP/JSON shape (doubles beyond the store's range as text in both). An empty protobuf body is an empty export; an empty JSON body is refused as before.
  */
 export function readTraceBody(raw: Buffer, headers: Record<string, string>, limit: number): unknown {
   const encoding = bodyEncoding(headers['content-type']);
@@ -46,11 +48,15 @@ export function readTraceBody(raw: Buffer, headers: Record<string, string>, limi
     }
   }
   if (bytes.length === 0) throw new InvalidJsonError('A JSON object body is required.');
+  let body: unknown;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    body = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new InvalidJsonError();
   }
+  // An export's doubles are read as the protobuf reader reads them, so no encoding refuses what the other stores.
+  if (isOtlpExport(body)) storableDoubles(body);
+  return body;
 }
 
 function decompress(raw: Buffer, contentEncoding: string | undefined, limit: number, encoding: BodyEncoding): Buffer {

@@ -2,7 +2,7 @@
 // The message definitions are the official .proto files (proto/), compiled into a JSON descriptor the bundle carries.
 import { Root, type INamespace, type Message, type Type } from 'protobufjs/light';
 import descriptor from './proto/trace-service.json';
-import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP } from './util';
+import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP, storableDouble } from './util';
 
 const PACKAGE = 'opentelemetry.proto.collector.trace.v1';
 
@@ -77,12 +77,8 @@ function anyValue(v: Decoded | null | undefined, depth: number): Json {
       return { boolValue: v.boolValue };
     case 'intValue':
       return { intValue: String(v.intValue) };
-    case 'doubleValue': {
-      // A value JSON (or the store) cannot hold as a number travels as its text, as proto3 JSON writes NaN and Infinity.
-      const d = Number(v.doubleValue);
-      const storable = Number.isFinite(d) && (d === 0 || (Math.abs(d) >= 1e-130 && Math.abs(d) < 1e126));
-      return { doubleValue: storable ? d : String(d) };
-    }
+    case 'doubleValue':
+      return { doubleValue: storableDouble(Number(v.doubleValue)) };
     case 'arrayValue':
       return { arrayValue: { values: list((v.arrayValue as Decoded | null)?.values).map((x) => anyValue(x, depth + 1)) } };
     case 'kvlistValue':

@@ -8,6 +8,28 @@ import type { Attrs } from './types';
 export const MAX_VALUE_DEPTH = 20;
 export const NESTED_TOO_DEEP = '[nested too deep]';
 
+/**
+ * An AnyValue double as both readers keep it: a number the store can hold (0, or a magnitude from 1e-130 to below
+ * 1e126), else its text, as proto3 JSON writes NaN and Infinity. So a value beyond that range never fails an export.
+ */
+export function storableDouble(d: number): number | string {
+  return Number.isFinite(d) && (d === 0 || (Math.abs(d) >= 1e-130 && Math.abs(d) < 1e126)) ? d : String(d);
+}
+
+/** Rewrites, in place, every `doubleValue` number of a parsed OTLP/JSON body with storableDouble (iterative: any depth). */
+export function storableDoubles(body: unknown): void {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (typeof node === 'object' && node !== null) {
+      const o = node as Record<string, unknown>;
+      if (typeof o.doubleValue === 'number') o.doubleValue = storableDouble(o.doubleValue);
+      for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) stack.push(v);
+    }
+  }
+}
+
 export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -144,3 +144,27 @@ describe('readTraceBody', () => {
     expect(readTraceBody(raw, { 'content-type': 'application/json', 'content-encoding': 'identity' }, LIMIT)).toEqual(EXPORT);
   });
 });
+
+describe('readTraceBody: doubles beyond the store range', () => {
+  const exportWith = (doubleValue: number) =>
+    JSON.stringify({
+      resourceSpans: [{ scopeSpans: [{ spans: [{ attributes: [{ key: 'x', value: { arrayValue: { values: [{ doubleValue }] } } }] }] }] }],
+    });
+  const valueOf = (body: any) => body.resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[0].doubleValue;
+
+  it.each([
+    [1e126, '1e+126'],
+    [-1e200, '-1e+200'],
+    [1e-300, '1e-300'],
+    [0.25, 0.25],
+    [0, 0],
+  ])('reads %p in OTLP/JSON as the protobuf reader does: %p', (d, expected) => {
+    const body = readTraceBody(Buffer.from(exportWith(d)), { 'content-type': 'application/json' }, 1 << 20);
+    expect(valueOf(body)).toBe(expected);
+  });
+
+  it('leaves a native trace upload alone', () => {
+    const body = readTraceBody(Buffer.from(JSON.stringify({ name: 't', doubleValue: 1e126 })), { 'content-type': 'application/json' }, 1 << 20);
+    expect(body).toEqual({ name: 't', doubleValue: 1e126 });
+  });
+});
