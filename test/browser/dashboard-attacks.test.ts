@@ -1,4 +1,4 @@
-// The dashboard's attack views (issue 12) in headless Chromium against the local service and the naive demo agent:
+// The dashboard's attack views in headless Chromium against the local service and the naive demo agent:
 // the attack matrix of a batch and of a run (states compared with the API, cells opening their attempt), injected
 // text marked and shown whole, hidden Unicode tag characters made visible, policy events listed per attempt.
 import { readFileSync } from 'node:fs';

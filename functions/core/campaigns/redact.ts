@@ -1,7 +1,8 @@
-// Public views of a campaign, free of zod so read paths stay small: secrets are write-only (SPEC section 6).
+// Public views of a campaign, free of zod so read paths stay small: secrets are write-only
+// (docs/campaigns-and-replay.md#campaigns).
 import type { Campaign, CampaignInput, Target } from './schema';
 
-/** The public view: header values and api_key are write-only (SPEC section 6). */
+/** The public view: header values and api_key are write-only. */
 export function redactCampaign(c: Campaign): Campaign {
   const target = { ...c.target } as Target;
   if (target.type === 'http' && target.headers) {
