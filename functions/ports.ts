@@ -204,7 +204,10 @@ export interface EventPublisher {
   publish(events: BusEvent[]): Promise<void>;
 }
 
-/** Cached llm_judge verdicts (issue 12), per project, by a hash of everything that determines them. */
+/**
+ * Cached llm_judge verdicts (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge), per project, by a hash of
+ * everything that determines them.
+ */
 export interface JudgeCacheRepo {
   /** The verdict stored under `key`, unless absent or expired at `now`. */
   get(projectId: string, key: string, now: Date): Promise<{ score: number; pass: boolean; reason: string } | null>;

@@ -18,7 +18,7 @@ export interface RouteDef {
   queue?: boolean;
   /** Publishes project events to the bus. */
   bus?: boolean;
-  /** Request body limit in bytes (SPEC section 2); default 256 KiB. */
+  /** Request body limit in bytes (docs/api.md#limits); default 256 KiB. */
   maxBodyBytes?: number;
   /** Success status, for the OpenAPI document. */
   status: number;

@@ -17,7 +17,10 @@ export function boolEnv(name: string, fallback: boolean): boolean {
   return value === 'true' || value === '1';
 }
 
-/** Private/loopback targets are allowed locally by default and refused in the cloud (SPEC section 10). */
+/**
+ * Private/loopback targets are allowed locally by default and refused in the cloud
+ * (docs/connect-your-agent.md#outbound-addresses).
+ */
 export function allowPrivateTargets(): boolean {
   return boolEnv('RTS_ALLOW_PRIVATE_TARGETS', false);
 }

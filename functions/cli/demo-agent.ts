@@ -1,4 +1,5 @@
-// `rts demo-agent`: serves the deterministic sample agent of demo-agent/, which speaks the step protocol (SPEC 7.2).
+// `rts demo-agent`: serves the deterministic sample agent of demo-agent/, which speaks the step protocol
+// (docs/connect-your-agent.md#the-step-protocol-http-target).
 import { loadSampleTraces } from './demo-agent/plan';
 import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from './demo-agent/server';
 

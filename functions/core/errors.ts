@@ -1,4 +1,4 @@
-// Named error classes carrying their HTTP status and the SPEC section 2 error code.
+// Named error classes carrying their HTTP status and error code (docs/api.md#errors).
 
 export interface ErrorDetail {
   path?: string;
@@ -95,7 +95,7 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: ErrorDetail[]; request_id: string };
 }
 
-/** Builds the one error body of SPEC section 2. */
+/** Builds the one error body (docs/api.md#errors). */
 export function errorBody(err: AppError, requestId: string): ErrorBody {
   const body: ErrorBody = { error: { code: err.code, message: err.message, request_id: requestId } };
   if (err.details?.length) body.error.details = err.details;

@@ -1,4 +1,4 @@
-// Project event types and the delivery envelope (contract sections 2 and 6, SPEC section 9).
+// Project event types and the delivery envelope (docs/webhooks.md#events).
 
 export const EVENT_TYPES = [
   'trace.created',

@@ -1,4 +1,4 @@
-// Identifier generation and validation (SPEC section 2), injectable for deterministic tests.
+// Identifier generation and validation (docs/api.md#ids), injectable for deterministic tests.
 import { randomBytes, randomUUID } from 'node:crypto';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -32,7 +32,7 @@ export function randomString(alphabet: string, length: number): string {
 
 export const newWebhookId: IdGenerator = () => `wh_${randomString(ALNUM, 24)}`;
 
-/** API keys: `rts_` + 40 base62 characters (SPEC section 3). */
+/** API keys: `rts_` + 40 base62 characters (docs/api.md#authentication). */
 export const newApiKey: IdGenerator = () => `rts_${randomString(BASE62, 40)}`;
 
 export function isApiKeyShape(value: unknown): value is string {
@@ -40,7 +40,7 @@ export function isApiKeyShape(value: unknown): value is string {
 }
 
 /**
- * Webhook secrets: `whsec_` + 32 random bytes in standard base64 with padding (SPEC section 9, the Standard Webhooks
- * secret format: its libraries load such a secret as it is; base64url's `-` and `_` would make them throw).
+ * Webhook secrets: `whsec_` + 32 random bytes in standard base64 with padding (docs/webhooks.md#rules; the Standard
+ * Webhooks secret format: its libraries load such a secret as it is; base64url's `-` and `_` would make them throw).
  */
 export const newWebhookSecret: IdGenerator = () => `whsec_${randomBytes(32).toString('base64')}`;

@@ -1,4 +1,4 @@
-// Limits of SPEC section 2 that code outside the schemas needs (kept free of zod so read paths stay small).
+// Limits (docs/api.md#limits) that code outside the schemas needs (kept free of zod so read paths stay small).
 
 /** Traces an eval-set pool may hold. */
 export const EVAL_SET_MAX = 1000;

@@ -3,7 +3,7 @@
 import type { ZodType } from 'zod';
 import { z } from './zod';
 
-/** Trace, campaign, run, batch, pack and delivery ids: lowercase UUID v4 (SPEC section 2). */
+/** Trace, campaign, run, batch, pack and delivery ids: lowercase UUID v4 (docs/api.md#ids). */
 export const uuidOut = z.uuid();
 /** ISO 8601 UTC with microseconds and offset, e.g. 2026-11-21T23:59:01.123456+00:00. */
 export const timestamp = z.iso.datetime({ offset: true });
@@ -14,7 +14,9 @@ export const jsonObjectOut = z.record(z.string(), z.unknown());
 /** `wh_` + 24 lowercase alphanumerics. */
 export const WEBHOOK_ID_PATTERN = /^wh_[0-9a-z]{24}$/;
 
-/** SPEC section 2: every non-2xx answer. `details` entries may carry more fields (e.g. required and registered). */
+/**
+ * Every non-2xx answer (docs/api.md#errors). `details` entries may carry more fields (e.g. required and registered).
+ */
 export const errorSchema = z
   .object({
     error: z.object({
@@ -26,7 +28,7 @@ export const errorSchema = z
   })
   .openapi('Error');
 
-/** One page of a list route (SPEC section 2): `next_cursor` is null on the last page. */
+/** One page of a list route (docs/api.md#pagination): `next_cursor` is null on the last page. */
 export function page<T extends ZodType>(item: T) {
   return z.object({
     items: z.array(item),

@@ -1,5 +1,5 @@
 // The one retry schedule mechanism: every retry loop of the service (agent targets, webhook tries, batch writes,
-// the local bus, the API client) walks a fixed list of waits, so each schedule stays exactly as SPEC fixes it.
+// the local bus, the API client) walks a fixed list of waits, so each schedule stays exactly as documented.
 
 /**
  * The tries of a schedule: yields 0, 1, ..., delaysMs.length, waiting `delaysMs[i - 1]` before try i. The caller

@@ -1,4 +1,4 @@
-// Time as an injectable clock, and the one timestamp format of SPEC section 2.
+// Time as an injectable clock, and the one timestamp format (docs/api.md#timestamps).
 
 export interface Clock {
   now(): Date;

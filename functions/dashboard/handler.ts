@@ -33,7 +33,7 @@ function subPath(event: APIGatewayProxyEvent): string {
 
 /**
  * Answers GET/HEAD with the dashboard page: 200 for the known pages, 404 (same page, which shows "not found") for
- * any other path below /dashboard; other methods get SPEC section 2's 405 error body.
+ * any other path below /dashboard; other methods get the API's 405 error body.
  */
 export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const method = (event.httpMethod ?? 'GET').toUpperCase();

@@ -32,7 +32,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
       usageIdentifierKey: projectId,
     };
   } catch (err) {
-    // API Gateway turns this exact message into its UNAUTHORIZED gateway response (401, SPEC body).
+    // API Gateway turns this exact message into its UNAUTHORIZED gateway response (401, the API's error body).
     if (err instanceof UnauthorizedError) throw new Error('Unauthorized');
     // Anything else (the store failing for a moment) must not become a 401 that the gateway caches for 300 s:
     // API Gateway answers AUTHORIZER_FAILURE (mapped to 503 service_unavailable) and caches nothing.

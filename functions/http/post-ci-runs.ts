@@ -1,4 +1,5 @@
-// POST /v1/ci/runs: a CI batch over the campaign's eval-set, or a single CI run when the pool is empty (SPEC 8).
+// POST /v1/ci/runs: a CI batch over the campaign's eval-set, or a single CI run when the pool is empty
+// (docs/ci.md#submitting-a-ci-run).
 import '../shared/with-queue';
 import '../shared/with-bus';
 import { ciRunRequestSchema } from '../core/ci/schema';

@@ -1,5 +1,5 @@
 // The one middy chain every HTTP handler uses: headers, auth context, body limits, JSON, zod validation,
-// idempotency, and the error mapper that turns everything into SPEC section 2's error body.
+// idempotency, and the error mapper that turns everything into the one error body (docs/api.md#errors).
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -79,7 +79,7 @@ export interface RouteOptions<S extends ZodType | undefined> {
 
 type Body<S> = S extends ZodType ? output<S> : undefined;
 
-/** Converts zod issues into SPEC details: `[{path: "thresholds.min_pass_rate", message}]`. */
+/** Converts zod issues into the error body's details: `[{path: "thresholds.min_pass_rate", message}]`. */
 export function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.slice(0, 50).map((issue) => ({
     path: issue.path.map(String).join('.'),
@@ -87,7 +87,7 @@ export function zodDetails(error: ZodError): ErrorDetail[] {
   }));
 }
 
-/** Parses and validates with a schema, throwing the 422 of SPEC section 2. */
+/** Parses and validates with a schema, throwing a 422 validation_error with details (docs/api.md#errors). */
 export function validate<S extends ZodType>(schema: S, input: unknown, message = 'The request body is invalid.'): output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new ValidationError(message, zodDetails(result.error));
@@ -147,7 +147,7 @@ function rawBody(event: APIGatewayProxyEvent): string | null {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Parses `?limit=&cursor=` (SPEC section 2) for a listing scoped by `scope`. */
+/** Parses `?limit=&cursor=` (docs/api.md#pagination) for a listing scoped by `scope`. */
 export async function pageRequest(query: Record<string, string>, scope: string): Promise<PageRequest> {
   let limit = 50;
   if (query.limit !== undefined) {

@@ -10,7 +10,7 @@ declare const RTS_OPENAPI_DOCUMENT: string | undefined;
 /** The global that bundling defines as the encoded document. */
 export const OPENAPI_DOCUMENT_GLOBAL = 'RTS_OPENAPI_DOCUMENT';
 
-/** How bundling inlines the document: minified JSON, brotli, base64 (~12 KB where the JSON is ~160 KB). */
+/** How bundling inlines the document: minified JSON, brotli, base64. */
 export function encodeOpenApiDocument(document: Record<string, unknown>): string {
   return brotliCompressSync(JSON.stringify(document)).toString('base64');
 }

@@ -1,4 +1,5 @@
-// The REST API: one ServiceFunction per row of lib/routes.ts behind a REQUEST authorizer, SPEC-shaped gateway errors, a catch-all.
+// The REST API: one ServiceFunction per row of lib/routes.ts behind a REQUEST authorizer, gateway errors in the API's
+// error body, a catch-all.
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -45,7 +46,7 @@ export const AUTHORIZER_CACHE_TTL = Duration.seconds(300);
 
 /**
  * API Gateway REST API for every route in `routes`, `/dashboard`, and a catch-all. Gateway-made
- * errors (unauthorized, unknown route, throttled, integration failure...) carry SPEC section 2's
+ * errors (unauthorized, unknown route, throttled, integration failure...) carry the API's (docs/api.md#errors)
  * status and error body, so a client sees one error model locally and in the cloud.
  */
 export class Api extends Construct {

@@ -22,7 +22,8 @@ export interface EventFanoutProps {
   readonly alarms: AlarmSink;
   /**
    * Delivery function timeout. One webhook takes at most 4 tries x 5 s plus 3.5 s of back-off
-   * (SPEC section 9); the margin covers several webhooks delivered in parallel and table writes.
+   * (docs/webhooks.md#delivery-policy-retries-and-last_error); the margin covers several webhooks delivered in
+   * parallel and table writes.
    * @default Duration.seconds(60)
    */
   readonly deliveryTimeout?: Duration;
@@ -43,7 +44,7 @@ export interface EventFanoutProps {
  * Custom EventBridge bus; a rule matching every rts event invokes the signing delivery function.
  * Both failure paths end in one encrypted dead-letter queue: events EventBridge could not hand to
  * Lambda (rule target DLQ) and invocations that still failed after Lambda's own async retries
- * (function DLQ). Retries are safe: the function deduplicates on the bus event id (SPEC section 9).
+ * (function DLQ). Retries are safe: the function deduplicates on the bus event id.
  */
 export class EventFanout extends Construct {
   readonly bus: events.EventBus;

@@ -1,4 +1,5 @@
-// SPEC section 2's error model for the errors API Gateway itself produces (gateway responses and mock routes).
+// The API's error model (docs/api.md#errors) for the errors API Gateway itself produces (gateway responses and mock
+// routes).
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 
 export interface GatewayError {
@@ -14,7 +15,7 @@ export interface GatewayError {
 const UNAUTHORIZED = 'Missing or invalid API key or project id.';
 
 /**
- * Every gateway-made error a client can meet. Unauthorized causes share one body (SPEC section 3: the
+ * Every gateway-made error a client can meet. Unauthorized causes share one body (docs/api.md#authentication: the
  * same body for every cause), so a caller cannot probe which of key or project was wrong.
  */
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
@@ -56,7 +57,7 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: apigw.ResponseType.DEFAULT_4XX, code: 'bad_request', message: 'The request was rejected.' },
 ];
 
-/** The SPEC error body as a mapping template; `$context.requestId` is filled in by API Gateway. */
+/** The API's error body as a mapping template; `$context.requestId` is filled in by API Gateway. */
 export function errorBody(code: string, message: string): string {
   return JSON.stringify({ error: { code, message, request_id: '$context.requestId' } });
 }

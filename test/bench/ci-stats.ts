@@ -1,4 +1,4 @@
-// Bench of the done phase of a large CI batch (issue 11): 1,000 scenarios x 6 cells x 5 repeats (30,000 attempts'
+// Bench of the done phase of a large CI batch: 1,000 scenarios x 6 cells x 5 repeats (30,000 attempts'
 // worth of cells), with and without a baseline of the same size. Times what follows the last run's completion (the
 // CI hook of that run: its marker, the recount over 1,000 markers, statistics, the cell-by-cell comparison and its
 // 1,000 scenario writes, the flip, the listing entry and the decision event), then GET /v1/ci/batch/{id} and a page

@@ -198,7 +198,7 @@ export interface CostReport {
   totalUsd: number;
   totalUsdPer1kAttempts: number;
   prices: Prices;
-  /** Billing units by kind, for the README. */
+  /** Billing units by kind, for docs/benchmarks.md. */
   units: {
     dynamoWriteRequestUnits: number;
     dynamoReadRequestUnits: number;

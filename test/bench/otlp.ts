@@ -1,4 +1,4 @@
-// Bench of the OTLP receiver (issue 13): spans/s ingested for a 1,000-span protobuf export (100 agent traces of 10 GenAI
+// Bench of the OTLP receiver: spans/s ingested for a 1,000-span protobuf export (100 agent traces of 10 GenAI
 // spans each, plain and gzip; and one trace of 1,000 spans), and the time to merge one trace split over 10 exports, sent
 // one after the other and all at once. The store runs in its own process, as `npm start` runs it.
 import { gzipSync } from 'node:zlib';

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
 // Select some with arguments: npm run bench -- peer api engine e2e ci cost stats webhooks bundles fuzz otlp
-// It ends with a one-screen summary table (Markdown), the README's benchmark table.
+// It ends with a one-screen summary table (Markdown), the table of docs/benchmarks.md#the-summary-table.
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';

@@ -1,5 +1,5 @@
 // The one-screen table `npm run bench` ends with: one row per headline figure with its goal, as Markdown, so the
-// README's benchmark table is this output pasted as printed.
+// the table of docs/benchmarks.md#the-summary-table is this output pasted as printed.
 import { cpus, loadavg } from 'node:os';
 import type { BundleResult } from './bundles';
 import type { CiBench } from './ci';

@@ -1,4 +1,4 @@
-// The dashboard's attack views (issue 12) in headless Chromium against the local service and the naive demo agent:
+// The dashboard's attack views in headless Chromium against the local service and the naive demo agent:
 // the attack matrix of a batch and of a run (states compared with the API, cells opening their attempt), injected
 // text marked and shown whole, hidden Unicode tag characters made visible, policy events listed per attempt.
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { startTestService, type TestService } from '../helpers/local-service';
 import { browserSuite, launchBrowser, newPage, openSignedIn, settle } from './harness';
 
 const SAMPLES = join(__dirname, '..', '..', 'samples', 'traces');
+/** The dashboard picture of the README and docs/getting-started.md, rewritten by every run of this suite. */
+const SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'dashboard.png');
 const sample = (name: string) => JSON.parse(readFileSync(join(SAMPLES, `${name}.json`), 'utf8'));
 
 /** `text` written in Unicode tag characters: invisible, yet a model (and the naive demo agent) reads it. */
@@ -142,6 +144,27 @@ browserSuite('dashboard attack views in headless Chromium', () => {
     );
     const hidden = attempts.find((a) => a.attempt === firstAttempt('inject-hidden'));
     expect(JSON.stringify(hidden.transcript)).toMatch(TAGS);
+  });
+
+  describe('home page', () => {
+    it('lists the completed runs, the finished CI batch and the campaigns (and saves the docs screenshot)', async () => {
+      const { context, page, cspViolations } = await newPage(browser);
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      await openSignedIn(page, svc, `${svc.url}/dashboard`);
+
+      const runs = page.getByRole('table', { name: /most recent runs/ });
+      await runs.getByRole('link', { name: run.run_id }).waitFor();
+      const runRow = runs.locator('tbody tr').filter({ has: page.getByRole('link', { name: run.run_id }) });
+      await runRow.getByText('completed', { exact: true }).waitFor();
+      const batches = page.getByRole('table', { name: /latest CI batches/ });
+      await batches.getByText('done', { exact: true }).first().waitFor();
+      const campaigns = page.getByRole('table', { name: /^Campaigns/ });
+      await campaigns.getByText('attack matrix').first().waitFor();
+      expect(cspViolations).toEqual([]);
+      await page.screenshot({ path: SCREENSHOT });
+      await context.close();
+    });
   });
 
   describe('batch page', () => {

@@ -1,4 +1,4 @@
-// The dashboard's CI statistics pages (issue 11) in headless Chromium against the local service: the batches list,
+// The dashboard's CI statistics pages in headless Chromium against the local service: the batches list,
 // the campaign page, and the batch page's scenario table compared with a baseline (regressed, fixed, flaky cells),
 // its filters and interval bar; trace names everywhere, rendered as text.
 import { createServer, type Server } from 'node:http';

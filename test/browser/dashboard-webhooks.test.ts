@@ -1,4 +1,4 @@
-// The dashboard's webhooks pages (issue 15) in headless Chromium against the local service, whose bus runs the real
+// The dashboard's webhooks pages in headless Chromium against the local service, whose bus runs the real
 // delivery function to a real HTTPS receiver on loopback: the list, last_error, a failed delivery, Resend, the test
 // event, Recover with a since, the 409s of a paused webhook and of an event no longer kept, "Load more", escaping.
 import { randomUUID } from 'node:crypto';

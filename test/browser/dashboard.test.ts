@@ -1,7 +1,6 @@
-// The dashboard in real headless Chromium against the local service: credentials, home, run, transcript, escaping,
-// 401 handling, CI batch, stage prefix and CSP (the issue-11 pages: dashboard-ci.test.ts; the attack matrix, injection
-// marks and policy events of issue 12: dashboard-attacks.test.ts; the webhooks pages of issue 15:
-// dashboard-webhooks.test.ts).
+// The dashboard in real headless Chromium against the local service: credentials, home, run, transcript, escaping, 401
+// handling, CI batch, stage prefix and CSP (the CI statistics pages: dashboard-ci.test.ts; the attack matrix,
+// injection marks and policy events: dashboard-attacks.test.ts; the webhooks pages: dashboard-webhooks.test.ts).
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

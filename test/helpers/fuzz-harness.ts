@@ -1,5 +1,6 @@
 // The fuzz harness: two seeded projects on a running local service, the generated-input properties over every route
-// of lib/routes.ts, and the checks every response must pass (no 5xx, no hang, SPEC error body, no cross-project data).
+// of lib/routes.ts, and the checks every response must pass (no 5xx, no hang, the API's error body, no cross-project
+// data).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ import type { TestService } from './local-service';
 
 export const routeName = (r: RouteDef) => `${r.method} ${r.path}`;
 export const pathParams = (r: RouteDef) => [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
-/** Routes whose requests carry a JSON body (SPEC section 2): every method but GET and DELETE. */
+/** Routes whose requests carry a JSON body: every method but GET and DELETE. */
 export const bodyRoutes = () => routes.filter((r) => r.method !== 'GET' && r.method !== 'DELETE');
 const paramNames = () => [...new Set(routes.flatMap((element) => pathParams(element)))];
 
@@ -107,7 +108,7 @@ function safeDecode(s: string): string {
   }
 }
 
-/** Problems of an error body against SPEC section 2's shape; empty when it conforms. */
+/** Problems of an error body against its documented shape (docs/api.md#errors); empty when it conforms. */
 export function errorShapeProblems(status: number, text: string): string[] {
   let body: unknown;
   try {
@@ -704,7 +705,7 @@ export const concurrentCopies: FuzzProperty<{ mutation: BodyMutation | null; tem
 };
 
 /**
- * Problems of concurrent POST copies sharing an Idempotency-Key (SPEC section 2: POSTs take one): besides 409
+ * Problems of concurrent POST copies sharing an Idempotency-Key (docs/api.md#idempotency): besides 409
  * idempotency_conflict (a copy still being processed), every copy must get the first copy's status and body (the
  * request id aside: a body refused before it is parsed, 400 or 415, has no hash to be replayed under).
  */

@@ -1,4 +1,5 @@
-// The REST API as synthesised: one function per route row, the authorizer, SPEC-shaped gateway errors, the catch-all, the stage.
+// The REST API as synthesised: one function per route row, the authorizer, gateway errors in the API's error body, the
+// catch-all, the stage.
 import { Match } from 'aws-cdk-lib/assertions';
 import { routes, workerHandlers } from '../../lib/routes';
 import { GATEWAY_ERRORS } from '../../lib/constructs/gateway-errors';

@@ -1,4 +1,4 @@
-// Issue 9, "the deployed code is the tested code": the bundles `cdk synth` writes, run unchanged on the Lambda runtime's
+// "The deployed code is the tested code": the bundles `cdk synth` writes, run unchanged on the Lambda runtime's
 // Node major behind the local gateway, against the embedded store, and compared with the sources answer for answer.
 //
 // How (decisions):

@@ -9,11 +9,9 @@ import { ServiceFunction } from '../../lib/constructs/service-function';
 import { routes, workerHandlers } from '../../lib/routes';
 
 /**
- * Minified index.js per function. Read-only routes fit 400 KB: the AWS SDK v3 DynamoDB document client alone bundles to
- * ~335 KB, and each function carries only the repositories it reads. Validating routes add zod/mini (~20-35 KB), POSTs
- * the SQS and EventBridge clients (~15-25 KB each); POST /v1/campaigns and the replay worker add re2js (~150 KB:
- * linear-time user regexes), the workers the X-Ray tracer (~135 KB); measured largest ~760 KB, the replay worker
- * (test/bench/bundles.ts). The budget catches a runaway dependency.
+ * Minified index.js per function: each function carries only the repositories it reads; what each adds, and the
+ * measured sizes, are in docs/benchmarks.md#lambda-bundles (test/bench/bundles.ts). The budget catches a runaway
+ * dependency.
  */
 const BUNDLE_BUDGET_BYTES = 800 * 1024;
 

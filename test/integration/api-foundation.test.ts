@@ -1,5 +1,5 @@
 // The foundation routes through the local gateway against dynalite: traces, campaigns, eval-sets, runs, auth,
-// the error model of SPEC section 2, idempotency, pagination and ownership.
+// the error model (docs/api.md#conventions), idempotency, pagination and ownership.
 import type { BusEvent } from '../../functions/core/events';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';

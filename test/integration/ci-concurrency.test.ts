@@ -1,5 +1,5 @@
 // Exactly-once batch aggregation under concurrent completions, duplicate and late redeliveries, and workers that die
-// at every step of the aggregation (SPEC 8: each run counted once, the batch done once, one decision event).
+// at every step of the aggregation (each run counted once, the batch done once, one decision event).
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { BusEvent } from '../../functions/core/events';
 import { InProcessQueue } from '../../functions/local/queue';

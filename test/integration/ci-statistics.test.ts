@@ -1,4 +1,5 @@
-// Repeats statistics and baseline comparison of CI batches (issue 11), end to end through the local service with a
+// Repeats statistics and baseline comparison of CI batches
+// (docs/ci.md#repeats-statistics-flaky-scenarios-and-baselines), end to end through the local service with a
 // deterministic step agent: flaky cells, pass^k and Wilson bounds checked against values computed here, and
 // comparisons by batch id and by branch with exact regressions, fixes, new unsafe cells, new and dropped traces.
 import http from 'node:http';

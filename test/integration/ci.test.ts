@@ -1,4 +1,4 @@
-// CI gating through the local service (SPEC section 8): submissions, batch aggregation, single-run decisions,
+// CI gating through the local service (docs/ci.md): submissions, batch aggregation, single-run decisions,
 // decision events, and run-packs.
 import type { BusEvent } from '../../functions/core/events';
 import { uuid } from '../helpers/fixtures';

@@ -1,4 +1,4 @@
-// Exactly-once CI gating under injected faults (issue 9): the store behind a fault proxy (throttling, server errors,
+// Exactly-once CI gating under injected faults: the store behind a fault proxy (throttling, server errors,
 // stalls past the client's timeout, writes whose answer is lost), and a queue and a bus that deliver twice and
 // redeliver after a worker died part-way. Counts, verdicts, decision events and webhook deliveries stay exactly once.
 import { randomUUID } from 'node:crypto';
@@ -333,7 +333,7 @@ describe('a 200-run CI batch with 5 % of the store calls failing', () => {
     // No key left stuck: the same submission answers the same.
     expect(again.status).toBe(202);
     expect(again.body).toEqual(sub.body);
-    // Every failure the client saw was retryable, with the error body of SPEC 2.
+    // Every failure the client saw was retryable, with the API's error body.
     const failures = seen.filter((s) => s.status >= 300);
     for (const f of failures) {
       expect([429, 500, 503]).toContain(f.status);

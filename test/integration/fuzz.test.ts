@@ -1,5 +1,5 @@
-// Generated hostile input on every route of lib/routes.ts (issue 9, "no 5xx from any input"): no 5xx, no hang, the
-// SPEC error body on every non-2xx, and never another project's data. RTS_FUZZ_RUNS / RTS_FUZZ_SEED (a number, or
+// Generated hostile input on every route of lib/routes.ts ("no 5xx from any input"): no 5xx, no hang, the
+// API's error body on every non-2xx, and never another project's data. RTS_FUZZ_RUNS / RTS_FUZZ_SEED (a number, or
 // "random") change the cases per property and the seed, RTS_FUZZ_OVERSIZE=0 leaves out request lines and headers
 // over Node's 16 KiB limit; `npm run bench -- fuzz` runs thousands.
 import * as fc from 'fast-check';

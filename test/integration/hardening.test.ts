@@ -1,4 +1,4 @@
-// Regression tests of issue 9's defects: non-finite numbers, idempotency claims that outlived a crash, store failures
+// Regression tests of hardening defects: non-finite numbers, idempotency claims that outlived a crash, store failures
 // inside the authorizer cached as 401, and backtracking user regexes.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { handler as postCampaigns } from '../../functions/http/post-campaigns';

@@ -1,7 +1,8 @@
-// The llm_judge criterion end to end (issue 12): the local service replays a recording and asks a scripted
-// OpenAI-compatible judge on loopback. Pass, fail and the threshold edge; the exact request the judge gets; cached
-// verdicts on a rerun; a broken judge making the attempt an `error` (judge_unavailable), never a failure; secrets
-// masked on every read; the SSRF guard on judge.base_url; and the 422 for a judged campaign without a judge.
+// The llm_judge criterion end to end (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge): the local service
+// replays a recording and asks a scripted OpenAI-compatible judge on loopback. Pass, fail and the threshold edge; the
+// exact request the judge gets; cached verdicts on a rerun; a broken judge making the attempt an `error`
+// (judge_unavailable), never a failure; secrets masked on every read; the SSRF guard on judge.base_url; and the 422
+// for a judged campaign without a judge.
 import http from 'node:http';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { JUDGE_SYSTEM_PROMPT } from '../../functions/core/replay/judge';

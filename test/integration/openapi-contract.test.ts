@@ -1,4 +1,4 @@
-// The contract test of issue 15: a compact scenario exercises every route of the local service (with the demo agent and
+// The contract test: a compact scenario exercises every route of the local service (with the demo agent and
 // an HTTPS webhook receiver), and every answer must validate against the schema that the served GET /v1/openapi.json
 // documents for its route and status. Recording fixtures for the types test: RTS_RECORD_API_FIXTURES=1.
 import { readFileSync, writeFileSync } from 'node:fs';

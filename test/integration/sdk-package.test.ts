@@ -5,7 +5,7 @@
 // written (the receivers over HTTPS, verifying real deliveries of the service with both signature schemes).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -369,10 +369,15 @@ describe('the README examples, run as written with the installed package', () =>
     60_000,
   );
 
-  it('README.md shows the SDK as the package README does: every js block there that uses @rts/sdk is copied from it', () => {
-    const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)]
+  it('README.md and docs/ show the SDK as the package README does: every js block there that uses @rts/sdk is copied from it', () => {
+    const docs = readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(ROOT, 'docs', name));
+    const blocks = [join(ROOT, 'README.md'), ...docs]
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/```js\n([\s\S]*?)```/g)])
       .map((m) => m[1])
       .filter((b) => b.includes('@rts/sdk'));
+    expect(blocks.length).toBeGreaterThan(0);
     expect(blocks.filter((b) => !README.includes(b))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// Local start-up you can rely on (issue 17): ready before answering, no sticky refusals, an OS lock on the data folder
-// that a crash releases, and a batch that survives a SIGKILL of the whole service.
+// Local start-up you can rely on (docs/local-mode.md): ready before answering, no sticky refusals, an OS lock on the
+// data folder that a crash releases, and a batch that survives a SIGKILL of the whole service.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -203,7 +203,7 @@ describe('webhook delivery over HTTPS', () => {
     try {
       expect(() => new Webhook(secret).verify(payload, got.headers as Record<string, string>)).toThrow('Message timestamp too old');
       expect(verifyStandardWebhook(got.rawBody, got.headers, secret)).toBe(false);
-      // The contract's signature has no timestamp: it still verifies (which is why the Standard Webhooks one exists)
+      // X-Service-Signature has no timestamp: it still verifies (which is why the Standard Webhooks one exists)
       expect(verifySignature(got.rawBody, got.headers['x-service-signature'] as string, secret)).toBe(true);
     } finally {
       jest.restoreAllMocks();

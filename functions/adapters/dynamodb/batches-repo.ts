@@ -120,7 +120,7 @@ export class DynamoBatchesRepo implements BatchesRepo {
 
   /**
    * One more run counted. The hint is a small item of its own: DynamoDB bills an update at the size of the whole item,
-   * and META holds the batch's run ids (about 37 KB for 1,000 runs), so counting there cost ~37 write units a run.
+   * and META holds the batch's run ids (docs/benchmarks.md#store-calls-per-run).
    * Batches created before the counter item existed keep counting on META.
    */
   async bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null> {

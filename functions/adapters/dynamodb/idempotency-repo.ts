@@ -1,5 +1,6 @@
-// Idempotency records (SPEC section 2): claimed with a conditional put; an in-progress claim expires with the invocation
-// that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion is lazy).
+// Idempotency records (docs/api.md#idempotency): claimed with a conditional put; an in-progress claim expires with the
+// invocation that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion
+// is lazy).
 import { sha256Hex } from '../../core/json';
 import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
 import { keys, stripKeys } from './keys';

@@ -1,4 +1,5 @@
-// The step protocol as the demo agent speaks it (SPEC 7.2): the request it accepts and the replies it gives.
+// The step protocol as the demo agent speaks it (docs/connect-your-agent.md#the-step-protocol-http-target): the
+// request it accepts and the replies it gives.
 import { z } from '../../core/zod';
 
 const looseMessage = z.looseObject({
@@ -9,7 +10,7 @@ const looseMessage = z.looseObject({
   error: z.unknown().optional(),
 });
 
-/** The body the service POSTs for each agent step (SPEC 7.2); unknown fields are ignored. */
+/** The body the service POSTs for each agent step; unknown fields are ignored. */
 export const stepRequestSchema = z.object({
   protocol: z.literal('rts.step.v1'),
   run_id: z.string().optional(),

@@ -1,4 +1,5 @@
-// The `attack_suite` shorthand of a campaign (issue 12): one prompt_injection mutation per injection template.
+// The `attack_suite` shorthand of a campaign (docs/campaigns-and-replay.md#attack-library): one prompt_injection
+// mutation per injection template.
 import { INJECTION_TEMPLATES, type InjectionTemplate } from '../replay/mutations/injection-templates';
 import type { CampaignInput, Mutation } from './schema';
 

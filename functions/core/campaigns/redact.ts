@@ -1,4 +1,5 @@
-// Public views of a campaign, free of zod so read paths stay small: secrets are write-only (SPEC section 6).
+// Public views of a campaign, free of zod so read paths stay small: secrets are write-only
+// (docs/campaigns-and-replay.md#campaigns).
 import type { Campaign, CampaignInput, Target } from './schema';
 import { maskUrlSecrets } from './target-url';
 

@@ -1,4 +1,5 @@
-// The campaign format of SPEC section 6: target, mutations, policies, security detectors, criteria.
+// The campaign format (docs/campaigns-and-replay.md#campaigns): target, mutations, policies, security detectors,
+// criteria.
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 import { INJECTION_TEMPLATES } from '../replay/mutations/injection-templates';

@@ -1,4 +1,4 @@
-// Campaign creation, reads (secrets redacted) and the eval-set pool (SPEC sections 4 and 6).
+// Campaign creation, reads (secrets redacted) and the eval-set pool (docs/campaigns-and-replay.md#campaigns).
 import type { Deps, PageRequest } from '../../ports';
 import { NotFoundError, ValidationError } from '../errors';
 import { projectEvent } from '../publish';

@@ -11,9 +11,9 @@ import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
 /** What the CI hook uses of the service's dependencies. */
 export type CiHookDeps = Pick<Deps, 'runs' | 'batches' | 'events' | 'clock' | 'dashboardBase'>;
 
-/** `<dashboard base>/runs/<run_id>` (SPEC 8). */
+/** `<dashboard base>/runs/<run_id>`. */
 export const runDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, runId: string) => `${deps.dashboardBase()}/runs/${runId}`;
-/** `<dashboard base>/batches/<batch_id>` (SPEC 8). */
+/** `<dashboard base>/batches/<batch_id>`. */
 export const batchDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, batchId: string) => `${deps.dashboardBase()}/batches/${batchId}`;
 
 /** How long a claim to publish a batch decision holds before another run's delivery may take it over. */

@@ -1,4 +1,4 @@
-// Comparison of a done batch with a baseline batch of the same campaign (issue 11), cell by cell.
+// Comparison of a done batch with a baseline batch of the same campaign (docs/ci.md#baselines), cell by cell.
 import { allPassed, fraction, type CellStat } from '../runs/cells';
 
 /** How many entries each list of a comparison keeps (the counts are exact). */

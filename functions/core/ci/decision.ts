@@ -1,4 +1,5 @@
-// The gate math of SPEC section 8, pure: a run's decision and reasons, and a batch's aggregate over its markers.
+// The gate math (docs/ci.md#decision-rules), pure: a run's decision and reasons, and a batch's aggregate over its
+// markers.
 import { cellName, fraction, type CellStat } from '../runs/cells';
 import type { Decision, Run, RunSummary, Thresholds } from '../runs/types';
 import type { BatchComparison } from './compare';
@@ -61,7 +62,7 @@ export function failingCellReasons(cells: readonly CellStat[]): string[] {
   return lines;
 }
 
-/** Which of the repeats-statistics thresholds (issue 11) the statistics miss; absent thresholds are not checked. */
+/** Which of the repeats-statistics thresholds the statistics miss; absent thresholds are not checked. */
 export function missedStatistics(stats: BatchStats, t: Thresholds): string[] {
   const reasons: string[] = [];
   const low = stats.pass_rate_interval.low;

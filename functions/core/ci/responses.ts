@@ -1,4 +1,4 @@
-// Response schemas of the CI and run-pack routes (SPEC section 8, issue 11; for the OpenAPI document and tests, never
+// Response schemas of the CI and run-pack routes (docs/ci.md; for the OpenAPI document and tests, never
 // imported by handlers).
 import { count, page, rate, timestamp, uuidOut } from '../responses';
 import { runStatusSchema, runSummarySchema } from '../runs/responses';

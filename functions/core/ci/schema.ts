@@ -1,4 +1,4 @@
-// Request schemas of the CI routes (SPEC section 8) and the run-pack route.
+// Request schemas of the CI routes (docs/ci.md#submitting-a-ci-run) and the run-pack route.
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 

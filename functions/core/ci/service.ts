@@ -1,4 +1,5 @@
-// CI submissions (SPEC section 8): a batch over the eval-set pool (with its baseline resolved), or a single CI run.
+// CI submissions (docs/ci.md#submitting-a-ci-run): a batch over the eval-set pool (with its baseline resolved), or a
+// single CI run.
 import type { Deps } from '../../ports';
 import { loadCampaign } from '../campaigns/service';
 import { NotFoundError, ValidationError } from '../errors';

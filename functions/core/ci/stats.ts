@@ -1,4 +1,5 @@
-// Repeats statistics of a CI batch (issue 11): flaky cells, pass^k and the Wilson score interval of the pass rate.
+// Repeats statistics of a CI batch (docs/ci.md#repeats-statistics-flaky-scenarios-and-baselines): flaky cells, pass^k
+// and the Wilson score interval of the pass rate.
 import { allPassed, isFlaky, type CellStat } from '../runs/cells';
 
 /** z for a two-sided 95 % interval. */

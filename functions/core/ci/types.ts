@@ -1,4 +1,4 @@
-// Records of CI gating (SPEC section 8): the batch, its per-run completion markers, and run-packs.
+// Records of CI gating (docs/ci.md): the batch, its per-run completion markers, and run-packs.
 import type { CellStat } from '../runs/cells';
 import type { CiInfo, Decision, RunStatus, RunSummary, Thresholds } from '../runs/types';
 import type { BatchComparison } from './compare';
@@ -7,7 +7,7 @@ import type { PassRateInterval } from './stats';
 /** Batch states: `running` is set lazily (first completion marker) and also derived on read; `done` is set once. */
 export type BatchStatus = 'queued' | 'running' | 'done';
 
-/** The aggregate of a batch over its completion markers (SPEC 8; definitions in aggregate.ts). */
+/** The aggregate of a batch over its completion markers (docs/ci.md#decision-rules; definitions in aggregate.ts). */
 export interface BatchAggregate {
   decision: Decision;
   pass_rate: number;

@@ -1,4 +1,4 @@
-// The CI read views (SPEC section 8 and issue 11): a CI run, a batch with its statistics and comparison, the batch's
+// The CI read views (docs/ci.md#reading-the-verdict): a CI run, a batch with its statistics and comparison, the batch's
 // scenarios (one per trace, cell by cell) and the batch listing.
 import type { Deps, PageRequest } from '../../ports';
 import { NotFoundError, ValidationError } from '../errors';

@@ -1,4 +1,5 @@
-// Serving one tool call of an attempt (SPEC 7.3-7.4): policies first, then the recording, then the mutation, then the detectors.
+// Serving one tool call of an attempt (docs/campaigns-and-replay.md#serving): policies first, then the recording, then
+// the mutation, then the detectors.
 import type { AttemptState } from './attempt-state';
 import { mutateResult } from './mutations/tool-result';
 import { firstDenial, type PolicyDecision } from './policies/evaluate';

@@ -1,4 +1,5 @@
-// One attempt: the agent loop (SPEC 7.2-7.5) driving a target, serving tool calls under policies, mutations and detectors.
+// One attempt: the agent loop (docs/campaigns-and-replay.md) driving a target, serving tool calls under policies,
+// mutations and detectors.
 import type { AttemptRecord, TranscriptEntry } from '../runs/types';
 import { isoMicros, type Clock } from '../time';
 import { serveToolCall } from './attempt-serve';

@@ -1,4 +1,5 @@
-// Success criteria (SPEC 6): each yields a check {criterion, passed, detail}; all must hold for an attempt to pass.
+// Success criteria (docs/campaigns-and-replay.md#criteria): each yields a check {criterion, passed, detail}; all must
+// hold for an attempt to pass.
 import type { Criterion } from '../campaigns/schema';
 import type { CheckResult } from '../runs/types';
 import { globMatcher } from './glob';

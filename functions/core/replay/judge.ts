@@ -1,7 +1,8 @@
-// The `llm_judge` criterion (issue 12): an OpenAI-compatible model grades an attempt against a rubric. The prompt is
-// fixed and versioned (JUDGE_PROMPT_VERSION) so users can audit it; verdicts are cached by a hash of everything that
-// determines them, so re-running an unchanged transcript costs no call; a judge that cannot answer is never taken
-// for a failing agent (the attempt ends in `error`, code `judge_unavailable`).
+// The `llm_judge` criterion (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge): an OpenAI-compatible model
+// grades an attempt against a rubric. The prompt is fixed and versioned (JUDGE_PROMPT_VERSION) so users can audit it;
+// verdicts are cached by a hash of everything that determines them, so re-running an unchanged transcript costs no
+// call; a judge that cannot answer is never taken for a failing agent (the attempt ends in `error`, code
+// `judge_unavailable`).
 import type { Criterion, JudgeConfig } from '../campaigns/schema';
 import type { HttpSender, JudgeCacheRepo } from '../../ports';
 import type { CheckResult, TranscriptEntry } from '../runs/types';

@@ -1,4 +1,5 @@
-// Attempt planning (SPEC 7.1): baseline block first, then one block per mutation in campaign order, each repeated.
+// Attempt planning (docs/campaigns-and-replay.md#attempt-plan): baseline block first, then one block per mutation in
+// campaign order, each repeated.
 import type { Campaign } from '../campaigns/schema';
 import type { PlannedAttempt } from './types';
 

@@ -1,4 +1,5 @@
-// The recording as a lookup index: which tool results the trace holds, served at most once each per attempt (SPEC 7.3).
+// The recording as a lookup index: which tool results the trace holds, served at most once each per attempt
+// (docs/campaigns-and-replay.md#serving).
 import { canonical } from './values';
 import type { Trace } from '../traces/schema';
 

@@ -1,4 +1,5 @@
-// Scoring (SPEC 7.6): attempt status, run summary over attempts, and the scoring context of GET /v1/runs/{id}.
+// Scoring (docs/campaigns-and-replay.md#scoring): attempt status, run summary over attempts, and the scoring context
+// of GET /v1/runs/{id}.
 import type { Campaign } from '../campaigns/schema';
 import type { AttemptRecord, AttemptScore, AttemptStatus, CheckResult, RunSummary } from '../runs/types';
 import { JUDGE_PROMPT_VERSION } from './judge';
@@ -68,7 +69,10 @@ export interface ScoringContext {
   judge_prompt_version: string | null;
 }
 
-/** SPEC 7.6 `scoring`: the campaign's criteria, policies and detectors, and each stored attempt's score, by attempt number. */
+/**
+ * The run's `scoring`: the campaign's criteria, policies and detectors, and each stored attempt's score, by attempt
+ * number.
+ */
 export function scoringContext(
   campaign: Pick<Campaign, 'criteria' | 'policies' | 'security' | 'judge'> | null,
   attempts: readonly (AttemptScore & Partial<Pick<AttemptRecord, 'judge_calls' | 'judge_cache_hits'>>)[],

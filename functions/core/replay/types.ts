@@ -10,8 +10,9 @@ export interface AgentToolCall {
 }
 
 /**
- * One message of the conversation, in the trace's OpenAI-like shape (SPEC 5 and 7.2).
- * Tool messages carry the served result as JSON (`content`); errors are `{"error": "..."}` objects.
+ * One message of the conversation, in the trace's OpenAI-like shape
+ * (docs/connect-your-agent.md#messages-sent-to-the-agent). Tool messages carry the served result as JSON (`content`);
+ * errors are `{"error": "..."}` objects.
  */
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
@@ -53,7 +54,7 @@ export type Sleep = (ms: number) => Promise<void>;
 
 export { realSleep } from '../retry';
 
-/** One attempt of the plan (SPEC 7.1). */
+/** One attempt of the plan (docs/campaigns-and-replay.md#attempt-plan). */
 export interface PlannedAttempt {
   attempt: number;
   mutation_id: string | null;

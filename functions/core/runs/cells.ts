@@ -1,5 +1,6 @@
-// Per-cell statistics of a run (issue 11): a cell is one (trace, mutation) pair, run `repeats` times. Computed once
-// when the run becomes terminal and stored on it, so CI aggregation never re-reads attempts.
+// Per-cell statistics of a run (docs/ci.md#repeats-statistics-flaky-scenarios-and-baselines): a cell is one (trace,
+// mutation) pair, run `repeats` times. Computed once when the run becomes terminal and stored on it, so CI aggregation
+// never re-reads attempts.
 import type { AttemptRecord } from './types';
 
 /** At most this many distinct failure descriptions are kept per cell. */

@@ -1,4 +1,5 @@
-// Response schemas of the run routes (SPEC section 7; for the OpenAPI document and tests, never imported by handlers).
+// Response schemas of the run routes (docs/campaigns-and-replay.md; for the OpenAPI document and tests, never imported
+// by handlers).
 import { criterionOut, policyOut } from '../campaigns/responses';
 import { DETECTORS } from '../campaigns/schema';
 import { count, jsonObjectOut, page, rate, timestamp, uuidOut } from '../responses';
@@ -64,7 +65,7 @@ const attemptScoreFields = {
 
 export const attemptScoreSchema = z.object(attemptScoreFields).openapi('AttemptScore');
 
-/** GET /v1/runs/{run_id}: SPEC 7.6. */
+/** GET /v1/runs/{run_id} (docs/campaigns-and-replay.md#run-lifecycle). */
 export const runDetailSchema = z
   .object({
     ...runFields,

@@ -1,4 +1,4 @@
-// Records of a run and what it produces: attempts, policy events, security events (SPEC section 7).
+// Records of a run and what it produces: attempts, policy events, security events (docs/campaigns-and-replay.md).
 import type { Criterion, DetectorKind, Policy } from '../campaigns/schema';
 import type { ToolCall } from '../traces/schema';
 import type { CellStat } from './cells';
@@ -38,7 +38,7 @@ export interface CheckResult {
   detail: string;
 }
 
-/** The scoring view of one attempt (SPEC 7.6 `scoring.attempts[]`). */
+/** The scoring view of one attempt (`scoring.attempts[]` of GET /v1/runs/{id}). */
 export interface AttemptScore {
   attempt: number;
   mutation_id: string | null;

@@ -25,8 +25,9 @@ function cachedScoring(deps: Deps, key: string, value?: ScoringContext): Scoring
 }
 
 /**
- * GET /v1/runs/{id}: SPEC 7.6's fields, with `scoring` built from the campaign and the stored attempts. One store read
- * (the run, under a key holding the project: the ownership check) when the run is terminal and was read before.
+ * GET /v1/runs/{id} (docs/campaigns-and-replay.md#run-lifecycle), with `scoring` built from the campaign and the
+ * stored attempts. One store read (the run, under a key holding the project: the ownership check) when the run is
+ * terminal and was read before.
  */
 export async function getRunDetail(deps: Deps, projectId: string, runId: string) {
   const run = await loadRun(deps, projectId, runId);

@@ -1,4 +1,4 @@
-// The native trace format of SPEC section 5: OpenAI-message-shaped steps, tools, metadata.
+// The native trace format (docs/campaigns-and-replay.md#traces): OpenAI-message-shaped steps, tools, metadata.
 import { jsonDepth } from '../json';
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';

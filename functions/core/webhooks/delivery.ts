@@ -76,8 +76,9 @@ export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise
 /**
  * The first delivery of an event to one webhook: claim the (webhook, event) pair first, so a redelivered event is
  * never sent twice. A claim is kept even when every try fails: the outcome is in the delivery log and last_error, and
- * SPEC 9 promises at most one delivery per webhook (resend and recover are the way to send it again). Storage failing
- * before the claim means nothing was sent: that rejects, for a bus retry.
+ * a bus event is delivered at most once per webhook (docs/webhooks.md#delivery-policy-retries-and-last_error); resend
+ * and recover are the way to send it again. Storage failing before the claim means nothing was sent: that rejects,
+ * for a bus retry.
  *
  * `accepts` decides, before every try, whether the webhook still takes the event: by default it must be enabled and
  * subscribed; the test event goes to any webhook that still exists. `deliveryId` fixes the delivery id in advance.

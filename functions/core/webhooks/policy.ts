@@ -1,11 +1,11 @@
-// The delivery policy of SPEC section 9 and contract section 8, and the exact wording of last_error.
+// The delivery policy (docs/webhooks.md#delivery-policy-retries-and-last_error), and the exact wording of last_error.
 import { OutboundError } from '../../ports';
 
 /** A try succeeds on a 2xx within this long (connect + response). */
 export const DELIVERY_TIMEOUT_MS = 5000;
 /** Waits before the 2nd, 3rd and 4th tries: up to 3 retries after the first try. */
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
-/** Delivery log entries and dedup claims are kept this long (SPEC section 4). */
+/** Delivery log entries and dedup claims are kept this long (docs/webhooks.md#create-and-manage). */
 export const DELIVERY_LOG_TTL_S = 7 * 24 * 3600;
 /** Kept events outlive the log entries that point at them (written a little later, after the tries) by an hour. */
 export const KEPT_EVENT_TTL_S = DELIVERY_LOG_TTL_S + 3600;
@@ -25,7 +25,7 @@ export const isSuccessStatus = (status: number) => status >= 200 && status < 300
 export const httpStatusError = (status: number) => `HTTP ${status}`;
 
 /**
- * The last_error text of a try that got no HTTP answer. The guarded sender already words its errors as SPEC 9 does
+ * The last_error text of a try that got no HTTP answer. The guarded sender already words its errors as last_error does
  * ("timeout after 5000 ms", "connection error: <code>", "blocked: <reason>"); anything else is a connection error.
  */
 export function sendErrorText(err: unknown): string {

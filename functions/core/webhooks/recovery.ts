@@ -69,7 +69,7 @@ export async function resendDelivery(deps: WebhookReplayDeps, projectId: string,
   return { webhook_id: webhookId, delivery_id: deliveryId, event_type: entry.event_type };
 }
 
-/** The start of a recover window, or the 422 of SPEC section 2: not later than now, not more than 7 days ago. */
+/** The start of a recover window, or a 422 validation_error: not later than now, not more than 7 days ago. */
 function recoverStart(since: string, now: Date): Date {
   const at = Date.parse(since);
   const problem = !Number.isFinite(at)

@@ -1,4 +1,4 @@
-// Response schemas of the webhook routes (SPEC sections 4 and 9; for the OpenAPI document and tests, never imported
+// Response schemas of the webhook routes (docs/webhooks.md; for the OpenAPI document and tests, never imported
 // by handlers).
 import { EVENT_TYPES } from '../events';
 import { WEBHOOK_ID_PATTERN, count, page, timestamp, uuidOut } from '../responses';

@@ -1,9 +1,9 @@
-// Request bodies of the webhook routes (SPEC section 4) and the records they become.
+// Request bodies of the webhook routes (docs/webhooks.md#create-and-manage) and the records they become.
 import { EVENT_TYPES, type EventType } from '../events';
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 
-/** SPEC section 2: a project holds at most this many webhooks. */
+/** A project holds at most this many webhooks (docs/webhooks.md#rules). */
 
 /** Why a webhook URL is unacceptable, or null when it is fine: https, absolute, no user:password. */
 export function webhookUrlProblem(value: string): string | null {
@@ -130,7 +130,7 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /** What a delivery carries: a project event type, or webhook.test. */
 export type DeliveredEventType = EventType | typeof WEBHOOK_TEST_EVENT;
 
-/** One delivery log entry (SPEC section 4, kept 7 days). Resends and recoveries append their tries to it. */
+/** One delivery log entry (kept 7 days). Resends and recoveries append their tries to it. */
 export interface DeliveryLogEntry {
   delivery_id: string;
   event_type: DeliveredEventType;

@@ -1,5 +1,6 @@
-// The tries of one delivery (SPEC section 9): signed POSTs with up to 3 retries, the webhook re-read before each
-// retry, then the webhook's status (last_error or last_delivery_at). Fan-out, resend, recover and test share it.
+// The tries of one delivery (docs/webhooks.md#delivery-policy-retries-and-last_error): signed POSTs with up to 3
+// retries, the webhook re-read before each retry, then the webhook's status (last_error or last_delivery_at). Fan-out,
+// resend, recover and test share it.
 import { isoMicros } from '../time';
 import type { Clock } from '../time';
 import type { HttpSender, WebhooksRepo } from '../../ports';

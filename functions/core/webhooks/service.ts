@@ -1,4 +1,5 @@
-// Webhook management (SPEC section 4): create, list, get, patch, delete, rotate-secret, deliveries. The HTTP handlers call these.
+// Webhook management (docs/webhooks.md#create-and-manage): create, list, get, patch, delete, rotate-secret,
+// deliveries. The HTTP handlers call these.
 import { NotFoundError, ValidationError } from '../errors';
 import { isWebhookId, newWebhookId, newWebhookSecret, type IdGenerator } from '../ids';
 import { isoMicros, type Clock } from '../time';

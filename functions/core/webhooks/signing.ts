@@ -1,5 +1,6 @@
-// Webhook body and signatures (SPEC section 9): canonical JSON of the envelope; X-Service-Signature (HMAC-SHA256 of the
-// body keyed with the secret's UTF-8 bytes) and the Standard Webhooks headers (webhook-id, -timestamp, -signature).
+// Webhook body and signatures (docs/webhooks.md#receiving-webhooks): canonical JSON of the envelope;
+// X-Service-Signature (HMAC-SHA256 of the body keyed with the secret's UTF-8 bytes) and the Standard Webhooks headers
+// (webhook-id, -timestamp, -signature).
 import { createHmac } from 'node:crypto';
 import type { EventEnvelope } from '../events';
 import { canonicalJson } from '../json';
@@ -54,7 +55,7 @@ export interface DeliveryHeaderInput {
 }
 
 /**
- * Every header of one try. `X-Service-Signature` is the contract's, made with the current secret exactly as before;
+ * Every header of one try. `X-Service-Signature` is made with the current secret;
  * `webhook-signature` carries one `v1,` signature per valid secret, space-separated, as Standard Webhooks allows
  * (rotation has no overlap today, so that is one signature). `webhook-id` is the delivery id, stable across retries
  * and resends, so receivers deduplicate on it.

@@ -1,7 +1,7 @@
 // The public view of a webhook (no secret) and its limit, free of zod so read routes stay small.
 import type { WebhookRecord, WebhookView } from './schema';
 
-/** Webhooks per project (SPEC section 2). */
+/** Webhooks per project (docs/api.md#limits). */
 export const MAX_WEBHOOKS_PER_PROJECT = 25;
 
 export function toView(r: WebhookRecord): WebhookView {

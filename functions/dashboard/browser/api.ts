@@ -23,7 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The error body of SPEC section 2. */
+/** The API's error body (docs/api.md#errors). */
 interface ErrorBody {
   error?: { code?: string; message?: string; request_id?: string; details?: FieldProblem[] };
 }

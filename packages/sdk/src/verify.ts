@@ -4,7 +4,7 @@
 // and the tests check each side against the other.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The contract's signature header value: `sha256=` + lowercase hex. */
+/** The `X-Service-Signature` header value: `sha256=` + lowercase hex. */
 export const SIGNATURE_PREFIX = 'sha256=';
 /** The Standard Webhooks secret prefix: what follows it is the key, in standard base64. */
 export const STANDARD_SECRET_PREFIX = 'whsec_';

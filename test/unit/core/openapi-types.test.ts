@@ -1,4 +1,4 @@
-// Types from the document (issue 15): openapi-typescript generates them without error and real API answers compile
+// Types from the document: openapi-typescript generates them without error and real API answers compile
 // against them; functions/sdk/api-types.d.ts is those types, up to date; and tsc checks, in this file, that the views
 // return what the response schemas document and that the SDK's types match the document.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,5 @@
-// Security detectors of one attempt (SPEC 7.5): watches what enters the agent (tool results) and what leaves it.
+// Security detectors of one attempt (docs/campaigns-and-replay.md#security-detectors): watches what enters the agent
+// (tool results) and what leaves it.
 import type { DetectorKind } from '../../campaigns/schema';
 import type { RiskLevel, SecurityEvent } from '../../runs/types';
 import { globMatcher } from '../glob';

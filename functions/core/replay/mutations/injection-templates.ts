@@ -1,4 +1,5 @@
-// The wordings of the prompt_injection mutation (issue 12): fixed texts in the styles of published agent attacks.
+// The wordings of the prompt_injection mutation (docs/campaigns-and-replay.md#attack-library): fixed texts in the
+// styles of published agent attacks.
 //
 // Each template follows a pattern from the agent-injection literature (AgentDojo's attacks, InjecAgent, the
 // "important instructions" family, tool-knowledge attacks) in our own words. Only the goal and the canary vary, so

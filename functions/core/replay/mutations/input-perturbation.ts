@@ -1,4 +1,5 @@
-// input_perturbation (SPEC 6): deterministic rewrites of the user's messages, seeded by mutation id and content.
+// input_perturbation (docs/campaigns-and-replay.md#mutations): deterministic rewrites of the user's messages, seeded
+// by mutation id and content.
 import type { Mutation } from '../../campaigns/schema';
 import { seededPrng, type Prng } from '../prng';
 

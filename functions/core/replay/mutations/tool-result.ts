@@ -1,4 +1,5 @@
-// Mutations of served tool results (SPEC 6): errors, timeouts, empty and malformed results, injections, secret bait.
+// Mutations of served tool results (docs/campaigns-and-replay.md#mutations): errors, timeouts, empty and malformed
+// results, injections, secret bait.
 import type { Mutation } from '../../campaigns/schema';
 import type { ServedResult } from '../recording';
 import { type BaitCredential, baitText } from './payloads';

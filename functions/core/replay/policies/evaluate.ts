@@ -1,4 +1,5 @@
-// Policies (SPEC 6 and 7.4): every tool call is checked by every policy in order, before it is served.
+// Policies (docs/campaigns-and-replay.md#policies): every tool call is checked by every policy in order, before it is
+// served.
 import type { Policy } from '../../campaigns/schema';
 import type { PolicyEvent } from '../../runs/types';
 import { globMatchAny, globMatcher } from '../glob';

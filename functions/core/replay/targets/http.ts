@@ -1,4 +1,5 @@
-// The `http` target: drives the customer's agent through the rts.step.v1 step protocol (SPEC 7.2).
+// The `http` target: drives the customer's agent through the rts.step.v1 step protocol
+// (docs/connect-your-agent.md#the-step-protocol-http-target).
 import type { Target } from '../../campaigns/schema';
 import type { HttpSender } from '../../../ports';
 import { realSleep, type AgentTarget, type AgentToolCall, type AgentTurn, type Sleep } from '../types';
@@ -10,7 +11,7 @@ export const STEP_PROTOCOL = 'rts.step.v1';
 
 /**
  * An AgentTarget POSTing each step to `target.url` through the injected (SSRF-guarded) sender, with the campaign
- * headers and `Idempotency-Key: <run_id>:<attempt>:<step>`, retrying per SPEC 7.2.
+ * headers and `Idempotency-Key: <run_id>:<attempt>:<step>`, retrying as retry.ts says.
  */
 export function httpTarget(target: HttpTargetConfig, deps: { http: HttpSender; sleep?: Sleep }): AgentTarget {
   const sleep = deps.sleep ?? realSleep;

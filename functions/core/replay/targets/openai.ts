@@ -65,7 +65,10 @@ export function toOpenAiTools(tools: readonly ToolDefinition[]): Record<string, 
   }));
 }
 
-/** An AgentTarget calling Chat Completions through the injected (SSRF-guarded) sender, with the SPEC 7.2 retry rule. */
+/**
+ * An AgentTarget calling Chat Completions through the injected (SSRF-guarded) sender, with the targets' retry rule
+ * (retry.ts).
+ */
 export function openAiTarget(target: OpenAiTargetConfig, deps: { http: HttpSender; sleep?: Sleep }): AgentTarget {
   const sleep = deps.sleep ?? realSleep;
   const url = completionsUrl(target.base_url);

@@ -1,4 +1,5 @@
-// The retry rule shared by network targets (SPEC 7.2): three tries, waiting 0.5 s then 1 s; a blocked address is final.
+// The retry rule shared by network targets (docs/connect-your-agent.md#retries): three tries, waiting 0.5 s then 1 s;
+// a blocked address is final.
 import { OutboundError } from '../../../ports';
 import { tries } from '../../retry';
 import { TargetError, type Sleep } from '../types';

@@ -31,7 +31,8 @@ function invalid(encoding: BodyEncoding, message: string): AppError {
 /**
  * Decodes the body: gunzips it when `Content-Encoding: gzip` (never past `limit` bytes of output, so a gzip bomb is a
  * 413 and not an exhausted memory), then parses JSON or decodes an OTLP ExportTraceServiceRequest, which comes out in
- * the OTLP/JSON shape (doubles beyond the store's range as text in both). An empty protobuf body is an empty export; an empty JSON body is refused as before.
+ * the OTLP/JSON shape (doubles beyond the store's range as text in both). An empty protobuf body is an empty export;
+ * an empty JSON body is refused like any missing body.
  */
 export function readTraceBody(raw: Buffer, headers: Record<string, string>, limit: number): unknown {
   const encoding = bodyEncoding(headers['content-type']);

@@ -1,4 +1,5 @@
-// OTLP spans to native-format traces (SPEC section 5): one trace per OTLP trace id, with its trace-level fields.
+// OTLP spans to native-format traces (docs/campaigns-and-replay.md#traces): one trace per OTLP trace id, with its
+// trace-level fields.
 //
 // The converter is deliberately lenient: it never throws on odd input, it skips spans it cannot read, and it
 // leaves the verdict on each converted trace to `traceInputSchema`, so a bad trace gets a clear validation message.

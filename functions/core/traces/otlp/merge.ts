@@ -3,15 +3,19 @@ import { createHash } from 'node:crypto';
 import type { $ZodError } from 'zod/v4/core';
 import type { Span } from './types';
 
-/** A trace stays open for merging until it has gone this long without a change (see the README of core/replay). */
+/**
+ * A trace stays open for merging until it has gone this long without a change
+ * (docs/opentelemetry.md#the-rules-in-full).
+ */
 export const OTLP_MERGE_WINDOW_MS = 60 * 60 * 1000;
 /** Spans kept per trace; later spans of a full trace are rejected. */
 export const OTLP_MAX_SPANS_PER_TRACE = 10_000;
 
 /**
- * The rts trace id of an OTel trace id in a project: a name-based UUID (SHA-256 of a fixed namespace, the project id and
- * the lowercase trace id, like UUIDv5 but with SHA-256), carrying version 4 bits so that it has the shape SPEC section 2
- * gives every trace id. The same OTel trace always lands on the same rts trace, so exports join and retries are no-ops.
+ * The rts trace id of an OTel trace id in a project: a name-based UUID (SHA-256 of a fixed namespace, the project id
+ * and the lowercase trace id, like UUIDv5 but with SHA-256), carrying version 4 bits so that it has the shape every
+ * trace id has (docs/api.md#ids). The same OTel trace always lands on the same rts trace, so exports join and retries
+ * are no-ops.
  */
 export function otlpTraceUuid(projectId: string, otlpTraceId: string): string {
   const b = createHash('sha256').update(`rts/otlp-trace/v1\n${projectId}\n${otlpTraceId.toLowerCase()}`).digest().subarray(0, 16);

@@ -1,4 +1,5 @@
-// Step building: model calls and tool executions, in time order, become one native transcript (SPEC section 5).
+// Step building: model calls and tool executions, in time order, become one native transcript
+// (docs/campaigns-and-replay.md#traces).
 import { textOf } from './messages';
 import type { Attrs, LlmView, Msg, Step, ToolExec, ToolStep } from './types';
 import { findLastIndex, nanosOf, objectOf, parseJson } from './util';

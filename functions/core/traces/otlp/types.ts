@@ -83,7 +83,7 @@ export interface ToolStep {
   duration_ms?: number;
 }
 
-/** A native-format step (SPEC section 5), before validation. */
+/** A native-format step, before validation. */
 export type Step = { role: 'system' | 'user'; content: string } | { role: 'assistant'; content: string | null; tool_calls?: NativeCall[] } | ToolStep;
 
 export interface ToolDef {

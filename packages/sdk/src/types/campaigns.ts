@@ -1,4 +1,5 @@
-// Campaigns (SPEC section 6): target, mutations, policies, detectors, criteria; the eval-set and run-packs.
+// Campaigns (docs/campaigns-and-replay.md#campaigns): target, mutations, policies, detectors, criteria; the eval-set
+// and run-packs.
 import type { JsonObject } from './common';
 
 export type Criterion =
@@ -18,7 +19,7 @@ export type CriterionInput =
   | { type: 'same_tools_as_recorded'; order?: 'strict' | 'any' }
   | { type: 'llm_judge'; rubric: string; threshold?: number; include?: ('output' | 'transcript' | 'task')[] };
 
-/** The injection templates of the attack library (README "Attack library"). */
+/** The injection templates of the attack library (docs/campaigns-and-replay.md#attack-library). */
 export type InjectionTemplate = 'direct' | 'ignore_previous' | 'important_instructions' | 'system_message' | 'tool_knowledge' | 'hidden_unicode';
 
 interface MutationBase<C> {

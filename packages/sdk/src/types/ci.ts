@@ -1,4 +1,4 @@
-// CI gating (SPEC section 8, issue 11): submissions, CI runs, batches with their statistics and baseline comparison.
+// CI gating (docs/ci.md): submissions, CI runs, batches with their statistics and baseline comparison.
 import type { RunSummary } from './runs';
 
 /** CI thresholds; absent optional ones are not checked (`max_regressions` defaults to 0 when a baseline is given). */

@@ -1,4 +1,5 @@
-// Runs (SPEC section 7): queued runs, run details with their scoring context, attempts, policy and security events.
+// Runs (docs/campaigns-and-replay.md): queued runs, run details with their scoring context, attempts, policy and
+// security events.
 import type { Criterion, DetectorKind, Policy } from './campaigns';
 import type { JsonObject } from './common';
 import type { ToolCall } from './traces';

@@ -1,4 +1,5 @@
-// Traces (SPEC section 5): the native upload format, stored traces, and the answers of POST /v1/traces.
+// Traces (docs/campaigns-and-replay.md#traces): the native upload format, stored traces, and the answers of POST
+// /v1/traces.
 import type { JsonObject } from './common';
 
 export interface ToolCall {

@@ -1,4 +1,4 @@
-// Webhooks (SPEC section 9): subscriptions, the delivery log, resend/recover/test, and the events they deliver.
+// Webhooks (docs/webhooks.md): subscriptions, the delivery log, resend/recover/test, and the events they deliver.
 import type { JsonObject } from './common';
 
 /** Project events a webhook can subscribe to. */

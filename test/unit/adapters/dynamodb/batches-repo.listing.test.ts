@@ -1,4 +1,4 @@
-// DynamoBatchesRepo against dynalite, issue 11: the listing entry kept beside each batch META (created with it,
+// DynamoBatchesRepo against dynalite: the listing entry kept beside each batch META (created with it,
 // flipped with it, updated once done), the listings by project and by campaign with the branch filter and paging,
 // the latest done batch of a campaign and branch (the baseline), and the scenario comparisons stored beside the
 // completion markers. Split from batches-repo.test.ts to keep both

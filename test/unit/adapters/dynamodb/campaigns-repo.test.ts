@@ -177,10 +177,10 @@ describe('DynamoCampaignsRepo eval-set', () => {
     expect(res.state.trace_ids).toEqual((await repo.getEvalSet(pid, c.campaign_id)).trace_ids);
   });
 
-  // BUG (latent, left unfixed on purpose; see the issue 10 test report): get(..., {poolCount: false}) serves the META
-  // item cached by an earlier get, min_scenarios included, though min_scenarios changes (the cache's own comment says
-  // the cached view does not serve it). After a min_scenarios change the cached view answers the old value, in this
-  // process until the entry is evicted, in other processes too. No caller reads min_scenarios from that view today.
+  // BUG (latent, left unfixed on purpose): get(..., {poolCount: false}) serves the META item cached by an earlier get,
+  // min_scenarios included, though min_scenarios changes (the cache's own comment says the cached view does not serve
+  // it). After a min_scenarios change the cached view answers the old value, in this process until the entry is
+  // evicted, in other processes too. No caller reads min_scenarios from that view today.
   it.failing('answers the current min_scenarios with poolCount: false after it changed', async () => {
     // Prepare
     const { repo, pid, c } = await stored({ eval_set: { trace_count: 0, min_scenarios: 1 } });

@@ -1,5 +1,6 @@
 // The guarded sender against real loopback HTTPS receivers: SSRF refusals, no redirects, whole-exchange timeout,
-// connection errors worded as SPEC 9 does, capped bodies, keep-alive pools separated by guard setting.
+// connection errors worded as last_error shows them (docs/webhooks.md#delivery-policy-retries-and-last_error), capped
+// bodies, keep-alive pools separated by guard setting.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGuardedSender, MAX_RESPONSE_BYTES } from '../../../../functions/adapters/http/guarded-sender';

@@ -1,4 +1,5 @@
-// The attack_suite shorthand (issue 12): expansion into one prompt_injection mutation per template, and its 422s.
+// The attack_suite shorthand (docs/campaigns-and-replay.md#attack-library): expansion into one prompt_injection
+// mutation per template, and its 422s.
 import { ATTACK_SUITE_SIZE, attackMutationId, attackSuiteMutations, expandAttackSuite } from '../../../../functions/core/campaigns/attack-suite';
 import { campaignInputSchema, MAX_ATTEMPTS_PER_RUN, MAX_MUTATIONS, type Campaign } from '../../../../functions/core/campaigns/schema';
 import { createCampaign } from '../../../../functions/core/campaigns/service';

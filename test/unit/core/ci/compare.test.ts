@@ -1,5 +1,5 @@
-// Comparison of a done batch with its baseline (issue 11): the per-cell truth table, regressions, fixes, new unsafe
-// cells, new and dropped traces, capped lists with exact counts, scenario verdicts and determinism.
+// Comparison of a done batch with its baseline (docs/ci.md#baselines): the per-cell truth table, regressions, fixes,
+// new unsafe cells, new and dropped traces, capped lists with exact counts, scenario verdicts and determinism.
 import { compareBatches, compareCell, MAX_COMPARISON_ENTRIES, type ComparedRun } from '../../../../functions/core/ci/compare';
 import type { CellStat } from '../../../../functions/core/runs/cells';
 

@@ -1,4 +1,5 @@
-// The gate math of SPEC 8: run decisions and reasons, coverage rounding, and the batch aggregate over markers.
+// The gate math (docs/ci.md#decision-rules): run decisions and reasons, coverage rounding, and the batch aggregate
+// over markers.
 import type { BatchComparison, CellChange } from '../../../../functions/core/ci/compare';
 import {
   aggregateBatch,

@@ -1,5 +1,6 @@
-// Repeats statistics (issue 11): the Wilson 95 % interval against references computed here and published values,
-// its properties over random counts, and pass^k / flaky counts of scenarios and batches.
+// Repeats statistics (docs/ci.md#repeats-statistics-flaky-scenarios-and-baselines): the Wilson 95 % interval against
+// references computed here and published values, its properties over random counts, and pass^k / flaky counts of
+// scenarios and batches.
 import fc from 'fast-check';
 import { batchStats, scenarioStats, wilsonInterval } from '../../../../functions/core/ci/stats';
 import type { CellStat } from '../../../../functions/core/runs/cells';

@@ -1,5 +1,6 @@
-// The detectors against the attack library (issue 12): every template is detected, for any goal and tool, through
-// its canary and through its wording alone; hidden text is decoded before scanning and never shown raw in evidence.
+// The detectors against the attack library (docs/campaigns-and-replay.md#attack-library): every template is detected,
+// for any goal and tool, through its canary and through its wording alone; hidden text is decoded before scanning and
+// never shown raw in evidence.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';

@@ -1,4 +1,5 @@
-// The prompt_injection templates of issue 12: fixed texts, the goal and canary filled in, deterministic, distinct.
+// The prompt_injection templates (docs/campaigns-and-replay.md#attack-library): fixed texts, the goal and canary
+// filled in, deterministic, distinct.
 import { injectionText } from '../../../../functions/core/replay/mutations/payloads';
 import {
   HIDDEN_COVER_TEXT,

@@ -1,4 +1,4 @@
-// Per-cell statistics of a run (issue 11): what made an attempt fail, in one line, and the cells of a run's attempts.
+// Per-cell statistics of a run: what made an attempt fail, in one line, and the cells of a run's attempts.
 import { allPassed, cellName, computeCells, describeFailure, fraction, isFlaky, MAX_CELL_FAILURES } from '../../../../functions/core/runs/cells';
 import type { PolicyEvent, SecurityEvent } from '../../../../functions/core/runs/types';
 

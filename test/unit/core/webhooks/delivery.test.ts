@@ -1,4 +1,5 @@
-// Fan-out and retry policy of webhook deliveries, with an injected sender, sleep and clock (SPEC section 9).
+// Fan-out and retry policy of webhook deliveries, with an injected sender, sleep and clock
+// (docs/webhooks.md#delivery-policy-retries-and-last_error).
 import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
 import { deliveryBody } from '../../../../functions/core/webhooks/signing';
 import { canonicalJson } from '../../../../functions/core/json';

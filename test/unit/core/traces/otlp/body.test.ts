@@ -1,5 +1,6 @@
 // The OTLP/HTTP body of POST /v1/traces: JSON or protobuf, gzip or not, the limit applied after decompression (a gzip
-// bomb is a 413 decided within the limit, not an exhausted memory), and the 400/415 of SPEC section 2.
+// bomb is a 413 decided within the limit, not an exhausted memory), and the 400/415 of the error model
+// (docs/api.md#errors).
 import { gzipSync } from 'node:zlib';
 import { Root, type INamespace } from 'protobufjs';
 import { AppError } from '../../../../../functions/core/errors';
