@@ -99,7 +99,7 @@ describe('replay against the demo agent', () => {
 
     const att = await svc.api('GET', `/v1/runs/${run.run_id}/attempts`);
     expect(att.body.items).toHaveLength(6);
-    expect(att.body.items[0].transcript.some((t: any) => t.type === 'tool_result' && t.tool === 'lookup_order')).toBe(true);
+    expect(att.body.items[0].transcript).toContainEqual(expect.objectContaining({ type: 'tool_result', tool: 'lookup_order' }));
 
     const done = completedEvents(run.run_id);
     expect(done).toHaveLength(1);
@@ -236,7 +236,7 @@ describe('replay of the recording (audit mode)', () => {
     expect(run.status).toBe('completed');
     expect(run.summary).toMatchObject({ attempt_count: 1, passed_count: 0 });
     const pol = await svc.api('GET', `/v1/runs/${run.run_id}/policy-events`);
-    expect(pol.body.items.some((e: any) => e.policy_id === 'cap' && e.decision === 'deny' && e.tool === 'refund_order')).toBe(true);
+    expect(pol.body.items).toContainEqual(expect.objectContaining({ policy_id: 'cap', decision: 'deny', tool: 'refund_order' }));
   });
 });
 

@@ -383,7 +383,8 @@ describe('samples', () => {
     const trace = parsed.data!;
     expect(trace.trace_id).toBe(raw.trace_id);
     expect(trace.trace_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(trace.name && trace.agent?.name && trace.model?.name && trace.tags?.length).toBeTruthy();
+    const named = expect.stringMatching(/\S/);
+    expect(trace).toMatchObject({ name: named, agent: { name: named }, model: { name: named }, tags: expect.arrayContaining([named]) });
     expect(trace.steps[0]!.role).toBe('system');
     for (const tool of trace.tools!) expect(tool.parameters).toMatchObject({ type: 'object' });
     for (const step of trace.steps) if (step.role === 'tool') expect(step.duration_ms).toEqual(expect.any(Number));

@@ -13,7 +13,8 @@ describe('serving tool calls from the recording', () => {
     // Assess
     const [failed, retried] = toolResults(record);
     expect(failed).toMatchObject({ served: 'recorded', mutation_id: 'down' });
-    expect(failed.type === 'tool_result' && failed.error).toBeTruthy();
+    expect(failed.type).toBe('tool_result');
+    expect(failed.type === 'tool_result' ? failed.error : undefined).toEqual(expect.anything());
     expect(retried).toMatchObject({ served: 'recorded', mutation_id: null, result: { order_id: '1', total: 10 }, error: null });
   });
 
