@@ -337,35 +337,3 @@ export interface RouteMatch {
   route: RouteDef;
   pathParameters: Record<string, string>;
 }
-
-/** Matches a concrete path against a route pattern; returns its parameters or null. */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split('/');
-  const a = path.split('/');
-  if (p.length !== a.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    const seg = p[i];
-    if (seg.startsWith('{') && seg.endsWith('}')) {
-      if (a[i] === '') return null;
-      try {
-        params[seg.slice(1, -1)] = decodeURIComponent(a[i]);
-      } catch {
-        return null;
-      }
-    } else if (seg !== a[i]) return null;
-  }
-  return params;
-}
-
-/** Finds the route for a request; `allowed` lists the methods of a path that exists with another method. */
-export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
-  const allowed: string[] = [];
-  for (const route of routes) {
-    const params = matchPath(route.path, path);
-    if (!params) continue;
-    if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
-    allowed.push(route.method);
-  }
-  return { allowed };
-}

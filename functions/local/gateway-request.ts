@@ -1,7 +1,7 @@
 // How the local gateway reads a request as API Gateway would: its target (path and query), its route in the route
 // table, its header maps and the headers the gateway itself needs, and its body (bytes or base64).
 import type { IncomingMessage } from 'node:http';
-import { BINARY_MEDIA_TYPES, routes, type RouteDef, type RouteMatch } from '../../lib/routes';
+import { BINARY_MEDIA_TYPES } from '../../lib/routes';
 import { PayloadTooLargeError } from '../core/errors';
 
 const NO_BODY = Buffer.alloc(0);
@@ -111,49 +111,4 @@ export function parseTarget(target: string): { pathname: string; searchParams?: 
   if (PLAIN_PATH.test(target) && !DOT_SEGMENT.test(target)) return { pathname: target };
   // A path is never a host: `//v1/traces` stays the path `//v1/traces` (URL would read `v1` as the host).
   return new URL(`http://localhost${target.startsWith('/') ? '' : '/'}${target}`);
-}
-
-/**
- * lib/routes' findRoute, with the table's patterns split once: rows by segment count, each with its segments (null where
- * a parameter sits), so that a request's path is split once and only the rows of its length are compared. Parameters are
- * read as matchPath reads them (non-empty, URI-decoded, a row whose decoding fails does not match); a test holds the two
- * lookups to the same answers.
- */
-let patterns: Map<number, { route: RouteDef; segments: (string | null)[]; names: (string | null)[] }[]> | undefined;
-
-export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
-  if (!patterns) {
-    patterns = new Map();
-    for (const route of routes) {
-      const split = route.path.split('/');
-      const param = (seg: string) => seg.startsWith('{') && seg.endsWith('}');
-      const row = {
-        route,
-        segments: split.map((seg) => (param(seg) ? null : seg)),
-        names: split.map((seg) => (param(seg) ? seg.slice(1, -1) : null)),
-      };
-      const list = patterns.get(split.length) ?? [];
-      list.push(row);
-      patterns.set(split.length, list);
-    }
-  }
-  const parts = path.split('/');
-  const allowed: string[] = [];
-  rows: for (const { route, segments, names } of patterns.get(parts.length) ?? []) {
-    for (let i = 0; i < segments.length; i++) if (segments[i] !== null && segments[i] !== parts[i]) continue rows;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (name === null) continue;
-      if (parts[i] === '') continue rows;
-      try {
-        params[name] = decodeURIComponent(parts[i]);
-      } catch {
-        continue rows;
-      }
-    }
-    if (route.method === method) return { match: { route, pathParameters: params }, allowed: [] };
-    allowed.push(route.method);
-  }
-  return { allowed };
 }

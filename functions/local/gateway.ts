@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, workerHandlers, type RouteDef } from '../../lib/routes';
+import { findRoute } from '../../lib/route-match';
 import {
   AppError,
   MethodNotAllowedError,
@@ -16,7 +17,7 @@ import {
 } from '../core/errors';
 import { errorResponse } from '../shared/http';
 import { logger } from '../shared/logger';
-import { findRoute, headerMaps, isBinaryBody, parseTarget, readBody, refuseBodyIfLarger, splitQuery } from './gateway-request';
+import { headerMaps, isBinaryBody, parseTarget, readBody, refuseBodyIfLarger, splitQuery } from './gateway-request';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

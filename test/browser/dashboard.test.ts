@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { findRoute } from '../../lib/routes';
+import { findRoute } from '../../lib/route-match';
 import { recordedCampaign, sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
 import { browserSuite, launchBrowser, newPage as openPage, openSignedIn, settle as settleOn, XSS } from './harness';

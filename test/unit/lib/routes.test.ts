@@ -1,6 +1,7 @@
 // The route table drives everything: every row's module exists and exports `handler`, and matching is exact.
 import { join } from 'node:path';
-import { findRoute, matchPath, routes, workerHandlers } from '../../../lib/routes';
+import { findRoute, matchPath } from '../../../lib/route-match';
+import { routes, workerHandlers } from '../../../lib/routes';
 import { openApiDocument } from '../../../functions/core/openapi';
 
 const ROOT = join(__dirname, '..', '..', '..');

@@ -2,7 +2,8 @@
 // credentials, JSON and Idempotency-Key headers the API expects.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { findRoute, routes } from '../../../lib/routes';
+import { findRoute } from '../../../lib/route-match';
+import { routes } from '../../../lib/routes';
 import { RtsClient as CliClient } from '../../../functions/sdk/client';
 import { RtsClient, SDK_VERSION } from '../../../packages/sdk/src/index';
 import { fakeFetch } from './fake-fetch';
