@@ -27,9 +27,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `rts serve --data-dir <dataDir>` on a free port (extra CLI arguments and environment as given) and waits for /health. */
-export async function startServeProcess(dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServedProcess> {
-  const port = await freePort();
+/**
+ * Starts `rts serve --data-dir <dataDir>` on `port` (default: a free one), with extra CLI arguments and environment as
+ * given, and waits for /health.
+ */
+export async function startServeProcess(
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<ServedProcess> {
+  port ??= await freePort();
   let out = '';
   // Not the in-process services' settings: this is a service of its own.
   const { DYNAMODB_ENDPOINT, TABLE_NAME, RTS_PUBLIC_URL, RTS_STORE_SECRET, ...inherited } = process.env;

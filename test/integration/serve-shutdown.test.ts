@@ -1,6 +1,5 @@
 // A stop of `rts serve` with runs in flight on an agent that never answers: the process exits within seconds, and the
 // next start resumes the abandoned runs from their stored attempts, running each missing attempt once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -8,38 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newApiKey } from '../../functions/core/ids';
 import { sampleTrace, uuid } from '../helpers/fixtures';
-
-const ROOT = join(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `rts serve` as its own process, as `npm start` does. */
-function serve(dataDir: string, port: number, env: Record<string, string>): Served {
-  let out = '';
-  const { DYNAMODB_ENDPOINT, TABLE_NAME, RTS_PUBLIC_URL, ...inherited } = process.env;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), 'serve', '--port', String(port), '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...inherited, RTS_ACCESS_LOG: 'false', POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return { child, url: `http://127.0.0.1:${port}`, output: () => out, exited };
-}
+import { freePort, startServeProcess } from '../helpers/serve-process';
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -93,7 +61,7 @@ describe('rts serve stop with runs in flight', () => {
     const apiKey = newApiKey();
     const env = { RTS_BOOTSTRAP_PROJECT_ID: projectId, RTS_BOOTSTRAP_API_KEY: apiKey };
     const headers = { 'X-API-Key': apiKey, 'X-Project-Id': projectId, 'Content-Type': 'application/json' };
-    let served = serve(dataDir, port, env);
+    let served = await startServeProcess(dataDir, [], env, port);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${served.url}${path}`, {
         method,
@@ -104,7 +72,6 @@ describe('rts serve stop with runs in flight', () => {
       return { status: res.status, body: (await res.json()) as any };
     };
     try {
-      await waitFor('the service', async () => ((await fetch(`${served.url}/health`)).status === 200 ? true : undefined), 60_000);
       const traceIds: string[] = [];
       for (let i = 0; i < 6; i++) traceIds.push((await call('POST', '/v1/traces', sampleTrace({ name: `stop ${i}` }))).body.trace_id);
       const campaign = await call('POST', '/v1/campaigns', {
@@ -137,7 +104,7 @@ describe('rts serve stop with runs in flight', () => {
       const stopMs = Date.now() - stopped;
       expect(code).toBe(0);
       answerAll = true;
-      served = serve(dataDir, port, env);
+      served = await startServeProcess(dataDir, [], env, port);
       const runs = await waitFor(
         'every run to end after the restart',
         async () => {
