@@ -354,7 +354,8 @@ browserSuite('dashboard attack views in headless Chromium', () => {
       await openSignedIn(page, svc, `${svc.url}/dashboard`);
       await page.goto(`${svc.url}/dashboard/runs/${recorded.run_id}#attempt-1`);
       const result = page.locator('#transcript-1 li.tool', { hasText: 'refund_order' });
-      const pre = result.locator('pre');
+      // The listing cuts the 4.6 KB result; the page then fetches the attempt whole and renders it again.
+      const pre = result.locator('pre', { hasText: 'clause 80:' });
       await pre.waitFor();
       const size = () => pre.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, tabindex: el.getAttribute('tabindex') }));
 
