@@ -21,17 +21,17 @@ interface Served {
  * Checks, serves, mutates and scans one tool call of the current step, then hands its result to the agent (a tool
  * message) and to the transcript. A denied call is answered with a `denied_by_policy` error and never served.
  */
-export function serveToolCall(state: AttemptState, call: AgentToolCall): void {
+export async function serveToolCall(state: AttemptState, call: AgentToolCall): Promise<void> {
   state.calls.push(call);
   const argsKey = canonical(call.arguments);
-  const denial = checkPolicies(state, call, argsKey);
+  const denial = await checkPolicies(state, call, argsKey);
   state.monitor.onToolCall(state.step, call, argsKey, denial !== undefined);
   handBack(state, call, denial ? refuse(state, denial) : serveAllowed(state, call, argsKey));
 }
 
 /** Records every policy decision on the call as an event; returns the first denial, if any. */
-function checkPolicies(state: AttemptState, call: AgentToolCall, argsKey: string): PolicyDecision | undefined {
-  const decisions = state.policies.check({ name: call.name, arguments: call.arguments, key: callKey(call.name, argsKey) });
+async function checkPolicies(state: AttemptState, call: AgentToolCall, argsKey: string): Promise<PolicyDecision | undefined> {
+  const decisions = await state.policies.check({ name: call.name, arguments: call.arguments, key: callKey(call.name, argsKey) });
   for (const d of decisions) state.recordPolicyEvent(call, d);
   return firstDenial(decisions);
 }

@@ -71,7 +71,7 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
   const stepCalls = turn.tool_calls.map((c, i) => normaliseCall(c, step, i));
   state.messages.push({ role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls });
   state.transcript.push(withNotes({ type: 'message', role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls }, turn.notes));
-  for (const call of stepCalls) serveToolCall(state, call);
+  for (const call of stepCalls) await serveToolCall(state, call);
   return 'continue';
 }
 

@@ -12,7 +12,7 @@ import { RE2JS } from 're2js';
 /** The largest compiled program (re2js instructions) a user pattern may have. */
 export const PATTERN_PROGRAM_MAX = 200;
 /** Program size x characters matched: the work one match may do. */
-export const PATTERN_WORK_MAX = 1_048_576;
+export const PATTERN_WORK_MAX = 262_144;
 /** Characters of one text a user pattern is matched against, whatever its size. */
 export const PATTERN_TEXT_MAX = 262_144;
 

@@ -40,16 +40,21 @@ export class PolicyState {
     this.flowOpen = policies.map(() => false);
   }
 
-  /** Checks one call and counts it (denied calls count too: the agent made them). */
-  check(call: CallUnderCheck): PolicyDecision[] {
+  /**
+   * Checks one call and counts it (denied calls count too: the agent made them). The event loop gets a turn before
+   * each argument pattern is matched, so the matches of several constraints (each bounded, see pattern.ts) never add
+   * up in one turn of the loop.
+   */
+  async check(call: CallUnderCheck): Promise<PolicyDecision[]> {
     this.calls += 1;
     const identical = (this.identical.get(call.key) ?? 0) + 1;
     this.identical.set(call.key, identical);
     const out: PolicyDecision[] = [];
-    this.policies.forEach((cp, index) => {
+    for (const [index, cp] of this.policies.entries()) {
+      if (cp.constraint?.pattern) await new Promise((resolve) => setImmediate(resolve));
       const d = this.decide(cp, index, call, identical);
       if (d) out.push({ policy_id: cp.policy.id, policy_type: cp.policy.type, decision: d.ok ? 'allow' : cp.policy.action, reason: d.reason });
-    });
+    }
     return out;
   }
 

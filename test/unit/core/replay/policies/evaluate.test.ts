@@ -239,3 +239,30 @@ describe('policy events', () => {
     expect(second.policy_events.map((e) => e.event_id)).toEqual(first.policy_events.map((e) => e.event_id));
   });
 });
+
+describe('policy argument_constraint patterns and the event loop', () => {
+  it('gives the event loop a turn before each argument pattern of one call, so bounded matches never add up in one turn', async () => {
+    const { compilePolicies, PolicyState } = await import('../../../../../functions/core/replay/policies/evaluate');
+    const constraint = (id: string, pattern: string) => ({
+      id,
+      type: 'argument_constraint' as const,
+      tool: '*',
+      argument: 'note',
+      pattern,
+      action: 'deny' as const,
+    });
+    const state = new PolicyState(compilePolicies([constraint('a', '^x'), constraint('b', 'y$'), constraint('c', 'z')]));
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns += 1;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const decided = await state.check({ name: 'note_tool', arguments: { note: 'xyz' }, key: 'k' });
+    done = true;
+    expect(decided.map((d) => `${d.policy_id}:${d.decision}`)).toEqual(['a:allow', 'b:deny', 'c:allow']);
+    // One turn of the loop before each of the three matches: a synchronous check would let none happen.
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+});
