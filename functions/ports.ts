@@ -197,7 +197,19 @@ export interface ReplayMessage {
 }
 
 export interface QueuePort {
-  sendReplay(messages: ReplayMessage[]): Promise<void>;
+  /** Sends replay jobs; `delaySeconds` (at most 900) keeps them invisible that long (a project over its worker share). */
+  sendReplay(messages: ReplayMessage[], options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/**
+ * Expiring leases on a fixed number of slots per project and scope (the replay workers' per-project share): a lease
+ * is held until released or until its time passes, so a worker that dies frees its slot by itself.
+ */
+export interface LeasesRepo {
+  /** Takes a free (or expired) slot of `slots` for `holder` until `until` (epoch ms); its number, or null when all are held. */
+  acquire(projectId: string, scope: string, slots: number, holder: string, now: number, until: number): Promise<number | null>;
+  /** Frees the slot if `holder` still holds it. */
+  release(projectId: string, scope: string, slot: number, holder: string): Promise<void>;
 }
 
 export interface EventPublisher {
@@ -238,6 +250,7 @@ export interface Repos {
   webhooks: WebhooksRepo;
   judgeCache: JudgeCacheRepo;
   rateLimits: RateLimitsRepo;
+  leases: LeasesRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

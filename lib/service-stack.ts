@@ -33,6 +33,8 @@ export interface ServiceStackProps extends StackProps {
   readonly webhookDeliveryConcurrency?: number;
   /** Deliveries one project may queue with webhook test/resend/recover per minute (context `webhookSendsPerMinute`). @default 60 */
   readonly webhookSendsPerMinute?: number;
+  /** Replay worker invocations one project may hold at once, of the workers' 20 (context `projectWorkerShare`). @default 15 */
+  readonly projectWorkerShare?: number;
 }
 
 /** The whole service in one stack. The table is retained when the stack is deleted. */
@@ -98,6 +100,7 @@ export class ServiceStack extends Stack {
       settings,
       alarms: this.alarms,
       workerTimeout: props.workerTimeout,
+      projectWorkerShare: props.projectWorkerShare,
     });
     this.api = new Api(this, 'Api', {
       table: this.table,
@@ -171,5 +174,6 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     workerTimeout: workerMinutes === undefined ? undefined : Duration.minutes(workerMinutes),
     webhookDeliveryConcurrency: positiveInt('webhookDeliveryConcurrency'),
     webhookSendsPerMinute: positiveInt('webhookSendsPerMinute'),
+    projectWorkerShare: positiveInt('projectWorkerShare'),
   };
 }

@@ -33,3 +33,15 @@ export function webhookSendsPerMinute(): number | undefined {
   if (!Number.isInteger(n) || n < 1) throw new Error(`RTS_WEBHOOK_SENDS_PER_MINUTE must be a positive integer, got ${value}`);
   return n;
 }
+
+/**
+ * RTS_PROJECT_WORKER_SHARE: replay worker invocations one project may hold at once in the cloud (the deployment sets
+ * it below the workers' maximum concurrency); unset or 0 = no share (local mode, whose queue takes turns itself).
+ */
+export function projectWorkerShare(): number {
+  const value = optionalEnv('RTS_PROJECT_WORKER_SHARE');
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`RTS_PROJECT_WORKER_SHARE must be a non-negative integer, got ${value}`);
+  return n;
+}

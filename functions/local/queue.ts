@@ -175,12 +175,13 @@ export class InProcessQueue implements QueuePort {
     this.adjuster = undefined;
   }
 
-  async sendReplay(messages: ReplayMessage[]): Promise<void> {
+  async sendReplay(messages: ReplayMessage[], options: { delaySeconds?: number } = {}): Promise<void> {
     if (this.closed) throw new Error('queue is closed');
     const now = Date.now();
+    const visibleAt = now + Math.min(900, Math.max(0, options.delaySeconds ?? 0)) * 1000;
     for (const m of messages) {
       const body = JSON.stringify(m);
-      this.enqueue({ messageId: randomUUID(), projectId: projectOf(body), body, receiveCount: 0, sentAt: now, visibleAt: now });
+      this.enqueue({ messageId: randomUUID(), projectId: projectOf(body), body, receiveCount: 0, sentAt: now, visibleAt });
       this.stats.sent++;
     }
     this.startAdjusting();

@@ -31,9 +31,19 @@ export interface ReplayPipelineProps {
    * @default 20
    */
   readonly maxConcurrency?: number;
+  /**
+   * Worker invocations one project may hold at once (functions/core/replay/worker-share.ts): an invocation over it
+   * sends the project's messages back delayed, leaving the other workers to the other projects. At maxConcurrency
+   * or more there is no share (and no lease is taken).
+   * @default 15
+   */
+  readonly projectWorkerShare?: number;
   /** Deliveries before a message is dead-lettered. @default 3 */
   readonly maxReceiveCount?: number;
 }
+
+/** Worker invocations one project may hold at once, of the default 20. */
+export const DEFAULT_PROJECT_WORKER_SHARE = 15;
 
 /** The queue's visibility timeout is this multiple of the worker timeout (AWS guidance for Lambda event sources). */
 export const VISIBILITY_FACTOR = 6;
@@ -75,10 +85,14 @@ export class ReplayPipeline extends Construct {
       memorySize: 1024,
     })
       .bindTable(props.table, 'readwrite')
-      .bindBus(props.bus);
-    this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 5, maxConcurrency: props.maxConcurrency ?? 20, reportBatchItemFailures: true }),
-    );
+      .bindBus(props.bus)
+      // Requeues a project's messages over its share.
+      .bindQueue(this.queue);
+    const maxConcurrency = props.maxConcurrency ?? 20;
+    const share = props.projectWorkerShare ?? DEFAULT_PROJECT_WORKER_SHARE;
+    if (!Number.isInteger(share) || share < 1) throw new Error(`projectWorkerShare must be a positive integer, got ${share}`);
+    if (share < maxConcurrency) this.worker.fn.addEnvironment('RTS_PROJECT_WORKER_SHARE', String(share));
+    this.worker.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 5, maxConcurrency, reportBatchItemFailures: true }));
 
     this.deadLetterConsumer = new ServiceFunction(this, 'DeadLetterConsumer', {
       entry: workerHandlers.deadLetter,

@@ -87,10 +87,13 @@ export async function startAwsBridge(opts: AwsBridgeOptions): Promise<AwsBridge>
   async function sendMessageBatch(body: Record<string, any>) {
     if (body.QueueUrl !== queueUrl)
       throw new AwsError(400, 'com.amazonaws.sqs#QueueDoesNotExist', `The specified queue does not exist: ${body.QueueUrl}`);
-    const entries = (body.Entries ?? []) as { Id: string; MessageBody: string }[];
+    const entries = (body.Entries ?? []) as { Id: string; MessageBody: string; DelaySeconds?: number }[];
     if (entries.length < 1 || entries.length > 10)
       throw new AwsError(400, 'com.amazonaws.sqs#TooManyEntriesInBatchRequest', `${entries.length} entries`);
-    await targets!.queue.sendReplay(entries.map((e) => JSON.parse(e.MessageBody) as ReplayMessage));
+    for (const e of entries) {
+      const delay = e.DelaySeconds ?? 0;
+      await targets!.queue.sendReplay([JSON.parse(e.MessageBody) as ReplayMessage], delay ? { delaySeconds: delay } : {});
+    }
     calls.sendMessageBatch++;
     return {
       Successful: entries.map((e) => ({

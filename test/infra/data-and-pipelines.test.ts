@@ -90,6 +90,12 @@ describe('replay pipeline', () => {
     });
   });
 
+  it('gives one project 15 of the 20 workers at once, and no share when the share reaches the concurrency', () => {
+    const env = (b: typeof built) => b.resources[functionIdByDescription(b, 'rts replay worker')].Properties!.Environment.Variables;
+    expect(env(built).RTS_PROJECT_WORKER_SHARE).toBe('15');
+    expect(env(buildStack({ projectWorkerShare: 20 })).RTS_PROJECT_WORKER_SHARE).toBeUndefined();
+  });
+
   it('feeds the dead-letter queue to the dead-letter consumer', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },

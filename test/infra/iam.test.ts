@@ -66,11 +66,21 @@ describe('non-route functions', () => {
     ).toEqual([...READS].sort());
   });
 
-  it.each(['rts replay worker', 'rts replay dead-letter consumer'])('lets the %s write the table and publish events, not enqueue', (description) => {
-    const actions = actionsOf(roleStatements(built, functionIdByDescription(built, description)));
+  it('lets the replay dead-letter consumer write the table and publish events, not enqueue', () => {
+    const actions = actionsOf(roleStatements(built, functionIdByDescription(built, 'rts replay dead-letter consumer')));
 
     for (const a of [...READS, ...WRITES, 'events:PutEvents']) expect(actions).toContain(a);
     expect(actions).not.toContain('sqs:SendMessage');
+  });
+
+  it('lets the replay worker write the table, publish events, and send to the replay queue only (messages over a project share)', () => {
+    const statements = roleStatements(built, functionIdByDescription(built, 'rts replay worker'));
+    const actions = actionsOf(statements);
+
+    for (const a of [...READS, ...WRITES, 'events:PutEvents']) expect(actions).toContain(a);
+    const send = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage'));
+    const [queueId] = ofType(built, 'AWS::SQS::Queue').find(([, q]) => q.Properties!.RedrivePolicy)!;
+    expect(send.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
   });
 
   it('lets the webhook delivery function write the table but not publish or enqueue to the replay queue', () => {

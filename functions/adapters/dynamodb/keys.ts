@@ -32,6 +32,8 @@
 // 23. delivery log entry by id (TTL 7 days)   pk=WHLOG#<pid>#<webhook_id>   sk=ID#<delivery_id> (-> its created_at)
 // 24. kept event body for resend (TTL 7 days) pk=WHEVT#<pid>#<event id>     sk=EVENT
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
+// 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
+//     (replay workers' per-project share; expiring, TTL a day after the lease ends)
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -103,6 +105,9 @@ export const keys = {
   config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
 
   rateWindow: (pid: string, name: string, windowStart: number) => ({ pk: `LIMIT#${pid}#${name}`, sk: `W#${windowStart}` }),
+
+  leaseSlot: (pid: string, scope: string, n: number) => ({ pk: `LEASE#${pid}#${scope}`, sk: `SLOT#${pad(n, 4)}` }),
+  leasesPk: (pid: string, scope: string) => `LEASE#${pid}#${scope}`,
 } as const;
 
 /** Attributes that are storage plumbing and never leave the adapter. */

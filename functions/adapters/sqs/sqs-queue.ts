@@ -19,7 +19,7 @@ export interface SqsQueueOptions extends RetryOptions {
 export class SqsQueue implements QueuePort {
   constructor(private readonly opts: SqsQueueOptions = {}) {}
 
-  async sendReplay(messages: ReplayMessage[]): Promise<void> {
+  async sendReplay(messages: ReplayMessage[], options: { delaySeconds?: number } = {}): Promise<void> {
     if (messages.length === 0) return;
     const client = this.opts.client ?? sqsClient();
     const QueueUrl = (this.opts.queueUrl ?? (() => requireEnv('REPLAY_QUEUE_URL')))();
@@ -28,6 +28,9 @@ export class SqsQueue implements QueuePort {
       const entries: SendMessageBatchRequestEntry[] = batch.map((m, i) => ({
         Id: String(i),
         MessageBody: JSON.stringify({ project_id: m.project_id, run_id: m.run_id } satisfies ReplayMessage),
+        // SQS fair queues: one message group per project keeps the other projects' wait short behind a backlog.
+        MessageGroupId: m.project_id,
+        ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
       }));
       await retryFailed('SQS SendMessageBatch', entries, this.opts, async (pending) => {
         let res: SendMessageBatchCommandOutput;

@@ -6,11 +6,12 @@ let world: FakeWorld;
 jest.mock('../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
 jest.mock('../../../functions/shared/with-bus', () => ({}));
 jest.mock('../../../functions/shared/with-http', () => ({}));
+jest.mock('../../../functions/shared/with-queue', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../functions/workers/replay-worker';
 
-const context = { getRemainingTimeInMillis: () => 300_000 } as Context;
+const context = { getRemainingTimeInMillis: () => 300_000, awsRequestId: 'invocation-1' } as Context;
 
 describe('replay worker handler', () => {
   beforeEach(() => {
@@ -44,5 +45,86 @@ describe('replay worker handler', () => {
     // Assess
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'boom' }] });
     expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('completed');
+  });
+});
+
+describe('replay worker handler, per-project share of the workers', () => {
+  const OTHER = { project_id: 'other-project', run_id: 'other-run' };
+  let leases: Array<{ projectId: string; holder: string; until: number; released: boolean }>;
+  let sent: Array<{ messages: unknown[]; delaySeconds?: number }>;
+  let sendFails: boolean;
+
+  beforeEach(() => {
+    process.env.RTS_PROJECT_WORKER_SHARE = '1';
+    world = makeWorld(makeCampaign({ target: { type: 'recorded' } }));
+    leases = [];
+    sent = [];
+    sendFails = false;
+    // A project's single slot, held by another invocation for PROJECT busy; free for the others.
+    Object.assign(world.deps, {
+      leases: {
+        acquire: async (projectId: string, _scope: string, slots: number, holder: string, _now: number, until: number) => {
+          expect(slots).toBe(1);
+          if (projectId === world.msg.project_id && busy) return null;
+          leases.push({ projectId, holder, until, released: false });
+          return 0;
+        },
+        release: async (projectId: string, _scope: string, _slot: number, holder: string) => {
+          for (const l of leases) if (l.projectId === projectId && l.holder === holder) l.released = true;
+        },
+      },
+      queue: {
+        sendReplay: async (messages: unknown[], options?: { delaySeconds?: number }) => {
+          if (sendFails) throw new Error('SQS down');
+          sent.push({ messages, delaySeconds: options?.delaySeconds });
+        },
+      },
+    });
+  });
+  afterEach(() => {
+    delete process.env.RTS_PROJECT_WORKER_SHARE;
+  });
+  let busy = false;
+
+  it('runs the messages of a project with a free slot, holding the lease for the invocation and releasing it after', async () => {
+    busy = false;
+    const res = await replayWorker({ Records: [record('m1', JSON.stringify(world.msg))] }, context);
+
+    expect(res).toEqual({ batchItemFailures: [] });
+    expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('completed');
+    expect(leases).toEqual([{ projectId: world.msg.project_id, holder: 'invocation-1', until: expect.any(Number), released: true }]);
+    expect(sent).toEqual([]);
+  });
+
+  it('sends the messages of a project holding its whole share back delayed, unrun, and runs the other projects', async () => {
+    busy = true;
+    const res = await replayWorker({ Records: [record('m1', JSON.stringify(world.msg)), record('m2', JSON.stringify(OTHER))] }, context);
+
+    expect(res).toEqual({ batchItemFailures: [] });
+    expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('queued');
+    expect(sent).toEqual([{ messages: [world.msg], delaySeconds: expect.any(Number) }]);
+    expect(sent[0].delaySeconds).toBeGreaterThanOrEqual(20);
+    expect(sent[0].delaySeconds).toBeLessThanOrEqual(60);
+    // The other project took its slot (its run is unknown to this world, which the executor skips) and released it.
+    expect(leases).toEqual([{ projectId: 'other-project', holder: 'invocation-1', until: expect.any(Number), released: true }]);
+  });
+
+  it('reports the messages it could not send back as failed, so the queue delivers them again', async () => {
+    busy = true;
+    sendFails = true;
+    const res = await replayWorker({ Records: [record('m1', JSON.stringify(world.msg))] }, context);
+
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('queued');
+  });
+
+  it('takes no lease at all without a share (local mode)', async () => {
+    delete process.env.RTS_PROJECT_WORKER_SHARE;
+    busy = true;
+    const res = await replayWorker({ Records: [record('m1', JSON.stringify(world.msg))] }, context);
+
+    expect(res).toEqual({ batchItemFailures: [] });
+    expect(world.deps.runs.runs.get(RUN_ID)?.status).toBe('completed');
+    expect(leases).toEqual([]);
   });
 });
