@@ -4,7 +4,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import type { BusEvent } from '../core/events';
 import { isDeliveryDeferred } from '../core/webhooks/deferral';
 import type { DeliveryDeps, FanoutReport } from '../core/webhooks/delivery';
-import { handleBusEvent } from '../core/webhooks/redelivery';
+import { handleBusEvent } from '../core/webhooks/dispatch';
 import { getDeps } from '../shared/deps';
 import '../shared/with-http';
 import { addLambdaContext, logger } from '../shared/logger';

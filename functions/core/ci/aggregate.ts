@@ -63,15 +63,15 @@ export async function ciOnTerminal(deps: CiHookDeps, run: Run): Promise<void> {
   const verdict = decideRun(run, ci.thresholds, { statistics: !run.ci_batch_id });
   if (!verdict) return;
   // A batch member's decision lives in its marker; GET /v1/ci/runs derives the same one from the terminal run.
-  if (run.ci_batch_id) return settleBatchRun(deps, run, run.ci_batch_id, verdict);
-  await settleSingleRun(deps, run, ci, verdict);
+  if (run.ci_batch_id) return recordBatchMemberVerdict(deps, run, run.ci_batch_id, verdict);
+  await publishSingleRunDecision(deps, run, ci, verdict);
 }
 
 /**
  * A single CI run: the decision is published under ci.decision:<run_id>, then stored on the run with the published
  * mark in one write (until then GET /v1/ci/runs derives the same decision from the terminal run).
  */
-async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdict: RunVerdict): Promise<void> {
+async function publishSingleRunDecision(deps: CiHookDeps, run: Run, ci: CiRunState, verdict: RunVerdict): Promise<void> {
   if (ci.decision_published) return;
   await deps.events.publish([
     decisionEvent(run.project_id, run.run_id, run.completed_at ?? nowIso(deps.clock), {
@@ -98,7 +98,7 @@ async function settleSingleRun(deps: CiHookDeps, run: Run, ci: CiRunState, verdi
  * hint is never short: the delivery whose count completes it always sees it reach trace_count, after every marker
  * was written. A count too many only makes a few runs recount early.
  */
-async function settleBatchRun(deps: CiHookDeps, run: Run, batchId: string, verdict: RunVerdict): Promise<void> {
+async function recordBatchMemberVerdict(deps: CiHookDeps, run: Run, batchId: string, verdict: RunVerdict): Promise<void> {
   const pid = run.project_id;
   const marker: BatchMarker = {
     run_id: run.run_id,

@@ -101,7 +101,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   // A run this delivery moves out of `queued` has no attempt stored yet (attempts are only stored after that move,
   // which succeeds once): nothing to read back. Any other start is a resume and reads what earlier deliveries stored.
   const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], startPatch)) !== null;
-  if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return settle(deps, msg, opts);
+  if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return finishIfEnded(deps, msg, opts);
 
   const stored = new Map<number, AttemptRecord>();
   if (!fresh) for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
@@ -152,7 +152,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     cells: computeCells(finished),
     error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
   });
-  return ended ? publishCompletion(deps, ended, opts) : settle(deps, msg, opts);
+  return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, msg, opts);
 }
 
 /**
@@ -213,11 +213,11 @@ async function failRun<D extends ExecutorDeps>(deps: D, run: Run, reason: string
     summary: computeSummary(attempts),
     cells: computeCells(attempts),
   });
-  return ended ? publishCompletion(deps, ended, opts) : settle(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
+  return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
 }
 
 /** A conditional transition lost: someone else moved the run; reload it and finish the post-terminal phase if due. */
-async function settle<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run | null> {
+async function finishIfEnded<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run | null> {
   const run = await deps.runs.get(msg.project_id, msg.run_id);
   if (run && isTerminal(run.status)) return publishCompletion(deps, run, opts);
   return run;

@@ -59,5 +59,7 @@ export async function takeShares(deps: Deps, messages: readonly ReplayMessage[],
 
 /** Frees the slots an invocation took (a failure is left to the lease's expiry). */
 export async function releaseShares(deps: Deps, decision: ShareDecision, holder: string): Promise<void> {
-  await Promise.all([...decision.granted].map(([projectId, slot]) => deps.leases.release(projectId, WORKER_SHARE_SCOPE, slot, holder).catch(() => undefined)));
+  await Promise.all(
+    [...decision.granted].map(([projectId, slot]) => deps.leases.release(projectId, WORKER_SHARE_SCOPE, slot, holder).catch(() => undefined)),
+  );
 }

@@ -2,12 +2,12 @@
 import type { BusEvent } from '../events';
 import { isoMicros } from '../time';
 import { recipients, subscribesTo } from './matching';
-import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, epochSeconds } from './policy';
+import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, epochSeconds } from './delivery-policy';
 import type { DeliveredEventType, DeliveryOutcome, WebhookRecord } from './schema';
-import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './send';
+import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './tries';
 import { deliveryBody } from './signing';
 
-export type { DeliveryDeps } from './send';
+export type { DeliveryDeps } from './tries';
 export { realSleep } from '../retry';
 
 /** What happened for one webhook. `duplicate`: the event had already been claimed for it (bus or function retry). */

@@ -6,7 +6,7 @@ import { isoMicros, type Clock } from '../time';
 import type { EventPublisher, RateLimitsRepo, WebhooksRepo } from '../../ports';
 import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
-import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './policy';
+import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './delivery-policy';
 import { WEBHOOK_TEST_EVENT, type DeliveredEventType, type StoredDelivery, type WebhookRecord } from './schema';
 import { deliveryBody } from './signing';
 

@@ -103,7 +103,7 @@ async function ingestTrace(deps: Deps, projectId: string, otlpTraceId: string, i
     // A pending trace left alone past the window starts again (the store's TTL removes it too).
     const restart = previous !== null && visible === null && idleMs > OTLP_MERGE_WINDOW_MS;
     const { spans, added } = mergeSpans(previous && !restart ? previous.spans : [], incoming);
-    if (previous && !restart && added.length === 0) return settled(base, visible, 0);
+    if (previous && !restart && added.length === 0) return unchangedOutcome(base, visible, 0);
     if (visible && idleMs > OTLP_MERGE_WINDOW_MS) {
       return reject(added.length, `closed for merging: unchanged since ${previous?.changed_at}, more than ${OTLP_MERGE_WINDOW_MS / 60_000} minutes`);
     }
@@ -165,7 +165,7 @@ function backoffMs(attempt: number, incoming: Span[]): number {
 }
 
 /** Nothing new: the trace as it is (or still pending). */
-function settled(
+function unchangedOutcome(
   base: Pick<OtlpTraceOutcome, 'trace_id' | 'otlp_trace_id' | 'span_count'>,
   visible: TraceSummary | null,
   added: number,

@@ -4,7 +4,7 @@ import type { BusEvent } from '../../../../functions/core/events';
 import { ConflictError, NotFoundError, ValidationError } from '../../../../functions/core/errors';
 import { isDeliveryDeferred } from '../../../../functions/core/webhooks/deferral';
 import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
-import { handleBusEvent } from '../../../../functions/core/webhooks/redelivery';
+import { handleBusEvent } from '../../../../functions/core/webhooks/dispatch';
 import { recoverDeliveries, resendDelivery, sendTestEvent, type WebhookReplayDeps } from '../../../../functions/core/webhooks/recovery';
 import { MemoryRateLimitsRepo } from '../../../helpers/memory-rate-limits';
 import { busEvent, harness, PROJECT } from '../../../helpers/webhook-harness';

@@ -1,11 +1,12 @@
-// The delivery function's commands (commands.ts): the test event's first delivery, and resend or recover of a logged
+// The dispatcher of every bus event the delivery function receives: a project event fans out to its webhooks
+// (delivery.ts); a command (commands.ts) is the test event's first delivery, or the resend or recover of a logged
 // delivery (its kept event, same delivery id, tries appended to its log entry).
 import type { BusEvent } from '../events';
 import { commandClaimKey, webhookCommandOf, type RedeliverCommand, type SendCommand, type WebhookCommand } from './commands';
 import { DeliveryDeferredError } from './deferral';
 import { deliverEvent, deliverToWebhook, type FanoutReport, type WebhookDeliveryResult } from './delivery';
-import { DELIVERY_LOG_TTL_S, ORDER_POLL_MS, ORDER_WAIT_MS, epochSeconds } from './policy';
-import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './send';
+import { DELIVERY_LOG_TTL_S, ORDER_POLL_MS, ORDER_WAIT_MS, epochSeconds } from './delivery-policy';
+import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './tries';
 
 /** The delivery function's work for one bus event: a command, or the fan-out of a project event. */
 export async function handleBusEvent(deps: DeliveryDeps, event: BusEvent): Promise<FanoutReport> {

@@ -14,7 +14,7 @@ import {
   httpStatusError,
   isSuccessStatus,
   sendErrorText,
-} from './policy';
+} from './delivery-policy';
 import type { DeliveryAttempt, DeliveryOutcome, WebhookRecord } from './schema';
 import { deliveryHeaders } from './signing';
 
