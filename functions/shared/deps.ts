@@ -21,6 +21,7 @@ export const REPO_NAMES: readonly (keyof Repos)[] = [
   'webhooks',
   'judgeCache',
   'rateLimits',
+  'cursorKeys',
 ];
 
 /** true in a Lambda bundle (esbuild `define`, lib/constructs/bundling.ts); undeclared when running from source. */
