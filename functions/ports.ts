@@ -240,6 +240,16 @@ export interface RateLimitsRepo {
   take(projectId: string, name: string, windowStart: number, limit: number, want: number, expiresAt: number): Promise<number>;
 }
 
+/**
+ * The key that signs pagination cursors, read from where the deployment keeps it (adapters/secrets/cursor-keys.ts:
+ * a configured value, a Secrets Manager secret, or a random key kept in the table). Every function of a deployment
+ * reads the same key, so a cursor one signs another verifies.
+ */
+export interface CursorKeysRepo {
+  /** The current signing key. Fails (nothing signed, nothing verified) when the key cannot be read. */
+  current(): Promise<Buffer>;
+}
+
 export interface Repos {
   projects: ProjectsRepo;
   traces: TracesRepo;
@@ -251,6 +261,7 @@ export interface Repos {
   judgeCache: JudgeCacheRepo;
   rateLimits: RateLimitsRepo;
   leases: LeasesRepo;
+  cursorKeys: CursorKeysRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */

@@ -66,24 +66,24 @@ export class ServiceStack extends Stack {
       });
     }
 
-    // The API's URL exists only once the API does, but the workers built before it need it too (CI decision
-    // events carry dashboard_url): lazy tokens resolve at synthesis, with no cycle in the template.
-    // One cursor-signing key for every function, generated at deploy time, never in the template.
+    // One cursor-signing key for every function, generated at deploy time, never in the template; the list functions
+    // read it at run time (ServiceFunction's `signsCursors`).
     const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
-      description: 'rts: HMAC key of pagination cursors (RTS_CURSOR_SECRET)',
+      description: 'rts: HMAC key of pagination cursors (read by the list functions, RTS_CURSOR_SECRET_ARN)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     Validations.of(cursorSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The key only makes pagination cursors tamper-evident (it grants no access); rotating it would just invalidate every cursor in flight, and functions read it at deploy time.',
+        'The key only makes pagination cursors tamper-evident (it grants no access); a rotation would just invalidate every cursor in flight. An operator can still replace the value (put-secret-value): functions read it again within 5 minutes.',
     });
+    // The API's URL exists only once the API does, but the workers built before it need it too (CI decision
+    // events carry dashboard_url): lazy tokens resolve at synthesis, with no cycle in the template.
     const settings: RuntimeSettings = {
       allowPrivateTargets: props.allowPrivateTargets ?? false,
       dashboardUrl: props.dashboardUrl ?? Lazy.string({ produce: () => this.api.dashboardUrl }),
       publicUrl: Lazy.string({ produce: () => this.api.publicUrl }),
-      // A CloudFormation dynamic reference: resolved by CloudFormation into the function configuration at deploy.
-      cursorSecret: cursorSecret.secretValue.unsafeUnwrap(),
+      cursorSecret,
       webhookSendsPerMinute: props.webhookSendsPerMinute,
     };
 

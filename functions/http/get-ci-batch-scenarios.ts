@@ -9,7 +9,7 @@ export const handler = route(
   async ({ deps, projectId, params, query }) => {
     const filter = validate(batchScenarioFilterSchema, { status: query.status }, 'Invalid filter.');
     const scope = `ci-scenarios:${projectId}:${params.batch_id}:${filter.status ?? ''}`;
-    const res = await listBatchScenarios(deps, projectId, params.batch_id, filter, await pageRequest(query, scope));
-    return { status: 200, body: { ci_batch_id: params.batch_id, items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+    const res = await listBatchScenarios(deps, projectId, params.batch_id, filter, await pageRequest(deps, query, scope));
+    return { status: 200, body: { ci_batch_id: params.batch_id, items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
   },
 );

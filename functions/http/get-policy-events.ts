@@ -5,6 +5,6 @@ import { pageRequest, route } from '../shared/http';
 
 export const handler = route({ name: 'GET /v1/runs/{run_id}/policy-events', uuidParams: ['run_id'] }, async ({ deps, projectId, params, query }) => {
   const scope = `policy-events:${projectId}:${params.run_id}`;
-  const res = await getPolicyEvents(deps, projectId, params.run_id, await pageRequest(query, scope));
-  return { status: 200, body: { run_id: params.run_id, items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await getPolicyEvents(deps, projectId, params.run_id, await pageRequest(deps, query, scope));
+  return { status: 200, body: { run_id: params.run_id, items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

@@ -5,6 +5,6 @@ import { pageRequest, route } from '../shared/http';
 
 export const handler = route({ name: 'GET /v1/webhooks/{webhook_id}/deliveries' }, async ({ deps, projectId, params, query }) => {
   const scope = `webhook-deliveries:${projectId}:${params.webhook_id}`;
-  const res = await listWebhookDeliveries(deps, projectId, params.webhook_id, await pageRequest(query, scope));
-  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await listWebhookDeliveries(deps, projectId, params.webhook_id, await pageRequest(deps, query, scope));
+  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

@@ -7,6 +7,6 @@ import { pageRequest, route, validate } from '../shared/http';
 export const handler = route({ name: 'GET /v1/ci/batches' }, async ({ deps, projectId, query }) => {
   const filter = validate(batchFilterSchema, { campaign_id: query.campaign_id, branch: query.branch }, 'Invalid filter.');
   const scope = `ci-batches:${projectId}:${filter.campaign_id ?? ''}:${filter.branch ?? ''}`;
-  const res = await listBatches(deps, projectId, filter, await pageRequest(query, scope));
-  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await listBatches(deps, projectId, filter, await pageRequest(deps, query, scope));
+  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

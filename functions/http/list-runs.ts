@@ -7,6 +7,6 @@ import { pageRequest, route, validate } from '../shared/http';
 export const handler = route({ name: 'GET /v1/runs' }, async ({ deps, projectId, query }) => {
   const filter = validate(runFilterSchema, { campaign_id: query.campaign_id, trace_id: query.trace_id, status: query.status }, 'Invalid filter.');
   const scope = `runs:${projectId}:${filter.campaign_id ?? ''}:${filter.trace_id ?? ''}:${filter.status ?? ''}`;
-  const res = await listRuns(deps, projectId, filter, await pageRequest(query, scope));
-  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await listRuns(deps, projectId, filter, await pageRequest(deps, query, scope));
+  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

@@ -5,6 +5,6 @@ import { pageRequest, route } from '../shared/http';
 
 export const handler = route({ name: 'GET /v1/traces' }, async ({ deps, projectId, query }) => {
   const scope = `traces:${projectId}`;
-  const res = await listTraces(deps, projectId, await pageRequest(query, scope));
-  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await listTraces(deps, projectId, await pageRequest(deps, query, scope));
+  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

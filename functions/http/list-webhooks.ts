@@ -5,6 +5,6 @@ import { pageRequest, route } from '../shared/http';
 
 export const handler = route({ name: 'GET /v1/webhooks' }, async ({ deps, projectId, query }) => {
   const scope = `webhooks:${projectId}`;
-  const res = await listWebhooks(deps, projectId, await pageRequest(query, scope));
-  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(scope, res.last) } };
+  const res = await listWebhooks(deps, projectId, await pageRequest(deps, query, scope));
+  return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };
 });

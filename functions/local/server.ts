@@ -11,7 +11,6 @@ import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
 import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
-import { resetCursorKey } from '../shared/cursor';
 import { configureDeps, getDeps, resetDeps } from '../shared/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
@@ -198,7 +197,6 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
     process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
     resetAwsClients();
-    resetCursorKey();
     await ensureTable(endpoint, tableName, storeSecret);
 
     type SqsHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse | void>;

@@ -22,6 +22,7 @@ export const REPO_NAMES: readonly (keyof Repos)[] = [
   'judgeCache',
   'rateLimits',
   'leases',
+  'cursorKeys',
 ];
 
 /** true in a Lambda bundle (esbuild `define`, lib/constructs/bundling.ts); undeclared when running from source. */

@@ -26,7 +26,7 @@ import { findJsonProblem } from '../core/json';
 import { isThrottlingError, isTransientError } from '../adapters/errors';
 import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
 import type { Deps, PageRequest } from '../ports';
-import { decodeCursor } from './cursor';
+import { decodeCursor, type CursorDeps } from './cursor';
 import { getDeps } from './deps';
 import { answerExisting, completedExpiry, inProgressMs, requestFingerprint, storedBody, type IdempotentRequest } from './idempotency';
 import { logger } from './logger';
@@ -147,8 +147,8 @@ function rawBody(event: APIGatewayProxyEvent): string | null {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Parses `?limit=&cursor=` (docs/api.md#pagination) for a listing scoped by `scope`. */
-export async function pageRequest(query: Record<string, string>, scope: string): Promise<PageRequest> {
+/** Parses `?limit=&cursor=` (docs/api.md#pagination) for a listing scoped by `scope`; the cursor is verified with deps' key. */
+export async function pageRequest(deps: CursorDeps, query: Record<string, string>, scope: string): Promise<PageRequest> {
   let limit = 50;
   if (query.limit !== undefined) {
     limit = Number(query.limit);
@@ -156,7 +156,7 @@ export async function pageRequest(query: Record<string, string>, scope: string):
       throw new ValidationError('limit must be an integer from 1 to 100.', [{ path: 'limit', message: 'must be an integer from 1 to 100' }]);
     }
   }
-  return { limit, after: await decodeCursor(scope, query.cursor) };
+  return { limit, after: await decodeCursor(deps, scope, query.cursor) };
 }
 
 /**

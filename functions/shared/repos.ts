@@ -1,5 +1,5 @@
-// The DynamoDB repositories, one factory per export: a Lambda bundle imports those its code reads and keeps only
-// them (see wireRepos in deps.ts); from source, deps.ts takes them all.
+// The repositories (DynamoDB, and the cursor key's sources), one factory per export: a Lambda bundle imports those its
+// code reads and keeps only them (see wireRepos in deps.ts); from source, deps.ts takes them all.
 import type { Repos } from '../ports';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
 import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
@@ -11,6 +11,7 @@ import { DynamoRateLimitsRepo } from '../adapters/dynamodb/rate-limits-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { DynamoTracesRepo } from '../adapters/dynamodb/traces-repo';
 import { DynamoWebhooksRepo } from '../adapters/dynamodb/webhooks-repo';
+import { CursorKeys } from '../adapters/secrets/cursor-keys';
 
 export type RepoFactories = { [K in keyof Repos]: () => Repos[K] };
 
@@ -24,3 +25,4 @@ export const webhooks = (): Repos['webhooks'] => new DynamoWebhooksRepo();
 export const judgeCache = (): Repos['judgeCache'] => new DynamoJudgeCacheRepo();
 export const rateLimits = (): Repos['rateLimits'] => new DynamoRateLimitsRepo();
 export const leases = (): Repos['leases'] => new DynamoLeasesRepo();
+export const cursorKeys = (): Repos['cursorKeys'] => new CursorKeys();

@@ -141,9 +141,9 @@ export class Api extends Construct {
         entry: `functions/http/${route.handler}`,
         description: `rts ${key}`,
         settings: props.settings,
+        signsCursors: route.list,
       });
       if (route.table !== 'none') fn.bindTable(props.table, route.table);
-      if (route.list) fn.bindCursorKey();
       if (route.queue) fn.bindQueue(props.queue);
       if (route.bus) fn.bindBus(props.bus);
       this.routeFunctions.set(key, fn);

@@ -6,6 +6,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ROUTE_TIMEOUT_S } from '../routes';
@@ -21,11 +22,11 @@ export interface RuntimeSettings {
   /** RTS_PUBLIC_URL: public base URL of the API (no trailing slash). @default - unset */
   readonly publicUrl?: string;
   /**
-   * RTS_CURSOR_SECRET: the key that signs pagination cursors, given to the list routes' functions only
-   * (`bindCursorKey`). Without it the first listing would store a generated key in the table, which read-only
-   * functions are not allowed to do. @default - unset
+   * The secret holding the key that signs pagination cursors. Functions with `signsCursors` read it at run time
+   * (RTS_CURSOR_SECRET_ARN names it; never its value). Without it the first listing would store a generated key in the
+   * table, which read-only functions are not allowed to do. @default - none
    */
-  readonly cursorSecret?: string;
+  readonly cursorSecret?: secretsmanager.ISecret;
   /**
    * RTS_WEBHOOK_SENDS_PER_MINUTE: deliveries one project may queue with webhook test, resend and recover per minute.
    * @default - unset, the code's default (60)
@@ -59,7 +60,25 @@ export interface ServiceFunctionProps {
   readonly maxEventAge?: Duration;
   /** Concurrent executions reserved for (and capping) this function. @default - none: the account's unreserved pool */
   readonly reservedConcurrentExecutions?: number;
+  /**
+   * The function signs and verifies pagination cursors (the list routes): when the deployment has a cursor secret it
+   * gets the AWS Parameters and Secrets Lambda Extension layer, RTS_CURSOR_SECRET_ARN and `secretsmanager:GetSecretValue`
+   * on that secret only. @default false
+   */
+  readonly signsCursors?: boolean;
 }
+
+/**
+ * The Parameters and Secrets extension as the cursor-signing functions use it. Its own cache is off: the function keeps
+ * the key and reads it again every 5 minutes (functions/adapters/secrets/extension.ts), so that refresh alone bounds
+ * how long a rotated key takes to reach every container. A read that Secrets Manager has not answered in 3 s fails
+ * (the function's own bound on the read is 5 s).
+ */
+const PARAMS_AND_SECRETS = lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
+  cacheEnabled: false,
+  secretsManagerTimeout: Duration.seconds(3),
+  logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
+});
 
 export type TableAccess = 'read' | 'readwrite';
 
@@ -82,11 +101,9 @@ export class ServiceFunction extends Construct {
   readonly fn: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
-  private readonly settings: RuntimeSettings;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    this.settings = props.settings;
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       // Logs go with the stack on teardown; only the table is retained.
@@ -110,6 +127,9 @@ export class ServiceFunction extends Construct {
       ...(props.settings.webhookSendsPerMinute ? { RTS_WEBHOOK_SENDS_PER_MINUTE: String(props.settings.webhookSendsPerMinute) } : {}),
       ...props.environment,
     };
+
+    const cursorSecret = props.signsCursors ? props.settings.cursorSecret : undefined;
+    if (cursorSecret) env.RTS_CURSOR_SECRET_ARN = cursorSecret.secretArn;
 
     const entry = entryFile(props.entry);
     // Checked only when bundling runs, so assertion tests (bundling off) do not need every handler written.
@@ -146,7 +166,13 @@ export class ServiceFunction extends Construct {
       retryAttempts: props.retryAttempts,
       maxEventAge: props.maxEventAge,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      paramsAndSecrets: cursorSecret ? PARAMS_AND_SECRETS : undefined,
     });
+    if (cursorSecret) {
+      // The extension reads the secret with the function's role: GetSecretValue on this secret, nothing else (the
+      // secret is encrypted with the account's AWS managed key, which needs no grant).
+      this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [cursorSecret.secretArn] }));
+    }
 
     // X-Ray's PutTraceSegments/PutTelemetryRecords accept no resource scoping; CDK adds them with `*` for active tracing.
     Validations.of(this.role).acknowledge({
@@ -173,12 +199,6 @@ export class ServiceFunction extends Construct {
       // Writes target the base table; GSIs are maintained by DynamoDB and never written directly.
       this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: WRITE_ACTIONS, resources: [table.tableArn] }));
     }
-    return this;
-  }
-
-  /** Sets RTS_CURSOR_SECRET (when the deployment has one): for the functions that sign and verify pagination cursors. */
-  bindCursorKey(): this {
-    if (this.settings.cursorSecret) this.fn.addEnvironment('RTS_CURSOR_SECRET', this.settings.cursorSecret);
     return this;
   }
 

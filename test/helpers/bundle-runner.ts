@@ -1,6 +1,7 @@
 // Child process of test/infra/bundles-e2e.test.ts, run by the Lambda runtime's Node: the local service (embedded store,
 // gateway, in-process queue and bus) with every handler required from the bundle `cdk synth` wrote for it, and the AWS
-// bridge standing in for SQS and EventBridge. The test compiles this file with esbuild, so no loader hook is installed
+// bridge standing in for SQS and EventBridge, and a stand-in for the Parameters and Secrets extension that serves the
+// cursor secret to the list functions. The test compiles this file with esbuild, so no loader hook is installed
 // in this process and the bundles run exactly as written.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import type { BusEvent } from '../../functions/core/events';
 import { resolveHandlersWith } from '../../functions/local/gateway';
 import { startLocalService, type LocalService } from '../../functions/local/server';
 import { startAwsBridge, type AwsBridge } from './aws-bridge';
+import { startSecretsExtension, type ExtensionRequest } from './secrets-extension';
 
 /** What the test read from the synthesized template, handed over as a JSON file. */
 export interface RunnerManifest {
@@ -33,6 +35,8 @@ export type RunnerReport =
       events: BusEvent[];
       /** The bundle files required so far (from the manifest, nothing else). */
       loaded: string[];
+      /** Every request the extension stand-in answered (the list functions reading the cursor secret). */
+      secretReads: ExtensionRequest[];
     }
   | { type: 'outage' }
   | { type: 'failed'; error: string };
@@ -44,6 +48,10 @@ export type RunnerCommand =
   | { type: 'close' };
 
 const TABLE_NAME = 'rts-bundles';
+/** The cursor secret's ARN as the runner's stand-in for the stack's `Ref` (the extension stand-in serves it). */
+const CURSOR_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:CursorSecret-bundles';
+/** Lambda gives every function a session token; the extension accepts only requests that carry it. */
+const SESSION_TOKEN = 'bundles-e2e-session-token';
 
 /** Variables whose stand-in is the gateway's URL: set once it listens (handlers read them at first use). */
 const AFTER_START = new Set(['RTS_PUBLIC_URL', 'RTS_DASHBOARD_URL']);
@@ -64,6 +72,8 @@ async function main(): Promise<void> {
   // The bundles' SQS and EventBridge clients are built with no endpoint: the SDK's standard variables point them here.
   process.env.AWS_ENDPOINT_URL_SQS = bridge.endpoint;
   process.env.AWS_ENDPOINT_URL_EVENTBRIDGE = bridge.endpoint;
+  const extension = await startSecretsExtension({ token: SESSION_TOKEN });
+  extension.setSecret(CURSOR_SECRET_ARN, randomBytes(36).toString('base64url'));
 
   // Every function's variables, in one process: literal values as synthesized, local stand-ins for CloudFormation's.
   let url = '';
@@ -71,7 +81,7 @@ async function main(): Promise<void> {
     TABLE_NAME: () => TABLE_NAME,
     REPLAY_QUEUE_URL: () => bridge.queueUrl,
     EVENT_BUS_NAME: () => bridge.busName,
-    RTS_CURSOR_SECRET: () => randomBytes(32).toString('base64url'),
+    RTS_CURSOR_SECRET_ARN: () => CURSOR_SECRET_ARN,
     RTS_PUBLIC_URL: () => url,
     RTS_DASHBOARD_URL: () => `${url}/dashboard`,
   };
@@ -81,6 +91,9 @@ async function main(): Promise<void> {
   const unknown = tokens.filter((k) => !standIns[k]);
   if (unknown.length) throw new Error(`the stack sets ${unknown.join(', ')} from CloudFormation values this runner has no local stand-in for`);
   for (const k of tokens) if (!AFTER_START.has(k)) process.env[k] = standIns[k]();
+  // The layer's extension listens on the port the stack sets (2773); its stand-in on the one it was given.
+  process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT = String(extension.port);
+  process.env.AWS_SESSION_TOKEN = SESSION_TOKEN;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'rts-bundles-'));
   let service: LocalService;
@@ -111,13 +124,14 @@ async function main(): Promise<void> {
     closing = true;
     await service.close();
     await bridge.close();
+    await extension.close();
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   };
   process.on('message', (cmd: RunnerCommand) => {
     if (cmd.type === 'stats') {
       const loaded = Object.keys(require.cache).filter((f) => bundleFiles.has(f));
-      send({ type: 'stats', queue: { ...service.queue.stats }, bridge: { ...bridge.calls }, events, loaded });
+      send({ type: 'stats', queue: { ...service.queue.stats }, bridge: { ...bridge.calls }, events, loaded, secretReads: [...extension.requests] });
     }
     if (cmd.type === 'outage') {
       const deadLettered = service.queue.stats.deadLettered;

@@ -452,6 +452,17 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     expect(stats.queue).toMatchObject({ failed: 0, deadLettered: 0 });
   });
 
+  it('signed cursors with the secret the list functions read through the extension, once per function (then cached)', async () => {
+    const { secretReads } = await runner.stats();
+    const lists = routes.filter((r) => r.list).length;
+
+    expect(secretReads.length).toBeGreaterThan(0);
+    expect(secretReads.length).toBeLessThanOrEqual(lists);
+    expect(new Set(secretReads.map((q) => `${q.method} ${q.path} ${q.secretId}`)).size).toBe(1);
+    expect(secretReads[0]).toMatchObject({ method: 'GET', path: '/secretsmanager/get', secretId: expect.stringMatching(/^arn:aws:secretsmanager:/) });
+    expect(secretReads.every((q) => q.token !== undefined && q.token.length > 0)).toBe(true);
+  });
+
   it('delivered every event, signed, to the HTTPS receiver, trusted through NODE_EXTRA_CA_CERTS', async () => {
     const { events } = await runner.stats();
     const requests = await receiver.waitForRequests(events.length, 20_000);

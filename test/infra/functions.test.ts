@@ -45,23 +45,45 @@ describe('every function', () => {
   });
 
   it('signs pagination cursors with a key generated at deploy time, never written in the template', () => {
-    const [[secretId]] = ofType(built, 'AWS::SecretsManager::Secret');
+    const [[secretId, secret]] = ofType(built, 'AWS::SecretsManager::Secret');
 
-    expect(built.resources[secretId].Properties!.GenerateSecretString).toBeDefined();
+    expect(secret.Properties!.GenerateSecretString).toBeDefined();
+    expect(secret.Properties!.SecretString).toBeUndefined();
+    expect(JSON.stringify(built.resources)).not.toContain('{{resolve:secretsmanager:');
+    expect(functions.map(([, fn]) => fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET).filter((v) => v !== undefined)).toEqual([]);
     for (const [, fn] of functions) {
       const env = fn.Properties!.Environment.Variables;
-      if (!env.RTS_CURSOR_SECRET) continue;
-      const value = JSON.stringify(env.RTS_CURSOR_SECRET);
-      expect(value).toContain('{{resolve:secretsmanager:');
-      expect(value).toContain(secretId);
+      if ('RTS_CURSOR_SECRET_ARN' in env) expect(env.RTS_CURSOR_SECRET_ARN).toEqual({ Ref: secretId });
     }
   });
 
-  it('gives the key only to the functions of the list routes (the only ones that sign and verify cursors)', () => {
-    const withKey = functions.filter(([, fn]) => fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET !== undefined);
+  it("gives the list routes' functions (the only ones that sign and verify cursors) the secret's ARN and the extension that reads it", () => {
     const lists = routes.filter((r) => r.list).map((r) => `rts ${r.method} ${r.path}`);
+    const withArn = functions.filter(([, fn]) => fn.Properties!.Environment.Variables.RTS_CURSOR_SECRET_ARN !== undefined);
+    const withLayer = functions.filter(([, fn]) => fn.Properties!.Layers !== undefined);
+    const mappings = built.template.toJSON().Mappings as Record<string, Record<string, Record<string, string>>>;
+    /** The layer ARNs a function's layer list can resolve to, over every region of its mapping. */
+    const layerArns = (layers: unknown[]) =>
+      layers.flatMap((l) => {
+        const [map, , key] = (l as { 'Fn::FindInMap': [string, unknown, string] })['Fn::FindInMap'];
+        return Object.values(mappings[map]).map((byKey) => byKey[key]);
+      });
 
-    expect(withKey.map(([, fn]) => fn.Properties!.Description as string).sort()).toEqual(lists.sort());
+    expect(withArn.map(([, fn]) => fn.Properties!.Description as string).sort()).toEqual(lists.sort());
+    expect(withLayer.map(([, fn]) => fn.Properties!.Description as string).sort()).toEqual(lists.sort());
+    for (const [, fn] of withLayer) {
+      // The arm64 build of the extension, picked for the stack's region.
+      const arns = layerArns(fn.Properties!.Layers);
+      expect(arns.length).toBeGreaterThan(10);
+      for (const arn of arns)
+        expect(arn).toMatch(/^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/);
+      // Its own cache off: the function's 5-minute refresh alone bounds how long a rotated key takes to arrive.
+      expect(fn.Properties!.Environment.Variables).toMatchObject({
+        PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'false',
+        PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+        SECRETS_MANAGER_TIMEOUT_MILLIS: '3000',
+      });
+    }
   });
 
   it('sets no TABLE_NAME on the functions that never read the table (dashboard page, health, OpenAPI document)', () => {

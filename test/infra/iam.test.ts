@@ -9,14 +9,18 @@ const READS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
 const routeActions = (key: string) => actionsOf(roleStatements(built, functionIdByDescription(built, `rts ${key}`)));
 
 describe('route functions', () => {
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s gets exactly its table, queue and bus access', (key, route) => {
-    const actions = routeActions(key);
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s gets exactly its table, queue, bus and cursor secret access',
+    (key, route) => {
+      const actions = routeActions(key);
 
-    for (const a of READS) expect(actions.includes(a)).toBe(route.table !== 'none');
-    for (const a of WRITES) expect(actions.includes(a)).toBe(route.table === 'readwrite');
-    expect(actions.includes('sqs:SendMessage')).toBe(route.queue === true);
-    expect(actions.includes('events:PutEvents')).toBe(route.bus === true);
-  });
+      for (const a of READS) expect(actions.includes(a)).toBe(route.table !== 'none');
+      for (const a of WRITES) expect(actions.includes(a)).toBe(route.table === 'readwrite');
+      expect(actions.includes('sqs:SendMessage')).toBe(route.queue === true);
+      expect(actions.includes('events:PutEvents')).toBe(route.bus === true);
+      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(route.list === true);
+    },
+  );
 
   it('never grants Scan, table management, or service-wide wildcards', () => {
     const all = routes.flatMap((r) => routeActions(`${r.method} ${r.path}`));
@@ -42,7 +46,30 @@ describe('route functions', () => {
       expect(actionsOf(roleStatements(built, id)).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
       const env = built.resources[id].Properties!.Environment.Variables;
       expect('TABLE_NAME' in env).toBe(false);
-      expect('RTS_CURSOR_SECRET' in env).toBe(false);
+      expect(Object.keys(env).filter((k) => k.startsWith('RTS_CURSOR_SECRET'))).toEqual([]);
+      expect(built.resources[id].Properties!.Layers).toBeUndefined();
+    }
+  });
+
+  it('lets each list route read the cursor secret (GetSecretValue on that secret, nothing else of Secrets Manager)', () => {
+    const [[secretId]] = ofType(built, 'AWS::SecretsManager::Secret');
+    for (const r of routes.filter((x) => x.list)) {
+      const statements = roleStatements(built, functionIdByDescription(built, `rts ${r.method} ${r.path}`));
+      const secrets = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('secretsmanager:')));
+
+      expect(secrets.map((s) => [actionsOf([s]), s.Resource])).toEqual([[['secretsmanager:GetSecretValue'], { Ref: secretId }]]);
+    }
+  });
+
+  it('gives no other function (routes, authorizer, workers, dashboard) the cursor secret, its ARN or the extension', () => {
+    const lists = new Set(routes.filter((r) => r.list).map((r) => `rts ${r.method} ${r.path}`));
+    const others = ofType(built, 'AWS::Lambda::Function').filter(([, fn]) => !lists.has(fn.Properties!.Description));
+
+    expect(others.length).toBeGreaterThan(routes.length - lists.size);
+    for (const [id, fn] of others) {
+      expect(actionsOf(roleStatements(built, id)).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+      expect(Object.keys(fn.Properties!.Environment.Variables).filter((k) => /CURSOR|SECRETS/.test(k))).toEqual([]);
+      expect(fn.Properties!.Layers).toBeUndefined();
     }
   });
 

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { REPO_ROOT, entryFile, esbuildOptions, reposRead, reposReadBy } from '../../../lib/constructs/bundling';
 import { REPO_NAMES } from '../../../functions/shared/deps';
+import { routes } from '../../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
@@ -66,6 +67,20 @@ describe('reposRead', () => {
     expect(read.get('functions/http/authorizer')).toEqual(['projects']);
     expect(read.get('functions/dashboard/handler')).toEqual([]);
     expect(read.get('functions/events/webhook-delivery')).toEqual(['webhooks']);
+  });
+
+  it('wires the cursor key into exactly the list routes, the functions the stack lets read its secret', () => {
+    // Act
+    const read = reposRead(routes.map((r) => `functions/http/${r.handler}`));
+
+    // Assess
+    const withKey = routes.filter((r) => read.get(`functions/http/${r.handler}`)!.includes('cursorKeys'));
+    expect(withKey.map((r) => r.handler).sort()).toEqual(
+      routes
+        .filter((r) => r.list)
+        .map((r) => r.handler)
+        .sort(),
+    );
   });
 });
 
