@@ -183,7 +183,7 @@ export class ServiceFunction extends Construct {
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is the deliberate runtime (SPEC section 11): bundles target node22 and CI runs the same major; moving to a newer runtime is a tested change, not an automatic one.',
+        'Node.js 22 is the deliberate runtime (docs/deploy-aws.md): bundles target node22 and CI runs the same major; moving to a newer runtime is a tested change, not an automatic one.',
     });
   }
 
