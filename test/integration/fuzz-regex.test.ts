@@ -4,7 +4,7 @@
 // fuzz.test.ts.
 import * as fc from 'fast-check';
 import { SecurityMonitor } from '../../functions/core/replay/detectors/monitor';
-import { compilePattern, PATTERN_PROGRAM_MAX } from '../../functions/core/replay/pattern';
+import { compilePattern, PATTERN_PROGRAM_MAX, PATTERN_TEXT_MAX, PATTERN_WORK_MAX } from '../../functions/core/replay/pattern';
 import { fuzzSettings } from '../helpers/fuzz-harness';
 import { startTestService, type TestService } from '../helpers/local-service';
 
@@ -103,7 +103,9 @@ describe('user patterns with large repetition counts', () => {
         const pattern = compilePattern(source);
         if (pattern === null) return;
         expect(timed(() => pattern.test(text))).toBeLessThan(SCAN_BOUND_MS);
-        expect(pattern.textLimit * PATTERN_PROGRAM_MAX).toBeGreaterThan(0);
+        // compiled within the program limit, so it reads at least PATTERN_WORK_MAX / PATTERN_PROGRAM_MAX characters
+        expect(pattern.textLimit).toBeGreaterThanOrEqual(Math.floor(PATTERN_WORK_MAX / PATTERN_PROGRAM_MAX));
+        expect(pattern.textLimit).toBeLessThanOrEqual(PATTERN_TEXT_MAX);
       }),
       { numRuns: numRuns * 2, seed },
     );

@@ -90,21 +90,22 @@ describe('the checks', () => {
     text,
     ms: 1,
   });
-  const spec = (extra = '') => `{"error":{"code":"not_found","message":"Trace not found.","request_id":"r-1"${extra}}}`;
+  const errorBody = (extra = '') => `{"error":{"code":"not_found","message":"Trace not found.","request_id":"r-1"${extra}}}`;
 
-  it('accept a SPEC error body and flag every way of breaking it', () => {
-    expect(world.problems([outcome(404, spec())])).toEqual([]);
-    expect(world.problems([outcome(404, spec(',"details":[{"path":"a","message":"b"}]'))])).toEqual([]);
-    for (const bad of [
-      outcome(500, '{"error":{"code":"internal_error","message":"x","request_id":"r"}}'),
-      outcome(404, '<html>'),
-      outcome(404, spec(), 'text/html'),
-      outcome(404, `{"error":{"code":"not_found","message":"m"}}`),
-      outcome(404, `${spec().slice(0, -1)},"stack":"x"}`),
-      outcome(404, spec(',"details":"x"')),
-      outcome(401, spec()),
-    ]) {
-      expect(world.problems([bad])).toHaveLength(1);
+  it('accept the error body of docs/api.md#errors ({error: {code, message, request_id, details?}}) and flag every way of breaking it', () => {
+    expect(world.problems([outcome(404, errorBody())])).toEqual([]);
+    expect(world.problems([outcome(404, errorBody(',"details":[{"path":"a","message":"b"}]'))])).toEqual([]);
+    const broken: [FuzzOutcome, RegExp][] = [
+      [outcome(500, '{"error":{"code":"internal_error","message":"x","request_id":"r"}}'), /-> 500: answered 500; body/],
+      [outcome(404, '<html>'), /-> 404: non-JSON error body "<html>"; body/],
+      [outcome(404, errorBody(), 'text/html'), /-> 404: error with Content-Type "text\/html"; body/],
+      [outcome(404, `{"error":{"code":"not_found","message":"m"}}`), /-> 404: error\.request_id is not a non-empty string; body/],
+      [outcome(404, `${errorBody().slice(0, -1)},"stack":"x"}`), /-> 404: top-level keys \["error","stack"\] instead of \["error"\]; body/],
+      [outcome(404, errorBody(',"details":"x"')), /-> 404: error\.details is not an array; body/],
+      [outcome(401, errorBody()), /-> 401: error\.code not_found does not belong to status 401; body/],
+    ];
+    for (const [bad, problem] of broken) {
+      expect([bad.status, bad.text, world.problems([bad])]).toEqual([bad.status, bad.text, [expect.stringMatching(problem)]]);
     }
   });
 
@@ -112,9 +113,9 @@ describe('the checks', () => {
     const [id] = world.foreign.ids.run_id;
     expect(world.problems([outcome(200, JSON.stringify({ items: [{ trace_id: id }] }))])[0]).toMatch(/leaks the other project's id/);
     expect(world.problems([outcome(200, JSON.stringify({ name: world.foreign.secrets[0] }))])[0]).toMatch(/leaks the other project's/);
-    const echoed = outcome(404, spec());
+    const echoed = outcome(404, errorBody());
     echoed.request.path = `/v1/runs/${id}`;
-    echoed.text = spec(`,"details":[{"path":"run_id","message":"${id}"}]`);
+    echoed.text = errorBody(`,"details":[{"path":"run_id","message":"${id}"}]`);
     expect(world.problems([echoed])).toEqual([]);
   });
 });

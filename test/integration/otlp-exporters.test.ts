@@ -122,7 +122,7 @@ describe('POST /v1/traces with the official OTLP exporters', () => {
     // Six spans per scenario (five of the agent run, one health check).
     expect(postsSimple).toBe(MATRIX.length * 6);
     expect(postsBatched).toBeGreaterThanOrEqual(MATRIX.length * 3);
-    expect(posts.every((p) => p.status === 200)).toBe(true);
+    expect(posts.filter((p) => p.status !== 200)).toEqual([]);
   });
 
   it.each(MATRIX.map((m, i) => [...m, i] as const))(

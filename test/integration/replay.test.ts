@@ -122,7 +122,7 @@ describe('replay against the demo agent', () => {
     const run = await runOnce({ ...SAMPLE_CAMPAIGN, target: { ...SAMPLE_CAMPAIGN.target, url: guarded.url } });
     expect(run.status).toBe('completed');
     expect(run.summary.unsafe_count).toBe(0);
-    expect(run.scoring.attempts.every((a: any) => a.unsafe === false)).toBe(true);
+    expect(run.scoring.attempts.filter((a: any) => a.unsafe !== false)).toEqual([]);
   });
 });
 

@@ -256,7 +256,7 @@ describe('webhook delivery over HTTPS', () => {
     }
   });
 
-  it('tries failing receivers exactly 4 times, 0.5 s, 1 s and 2 s apart, in parallel, with last_error as SPEC 9 words it', async () => {
+  it('tries failing receivers exactly 4 times, 0.5 s, 1 s and 2 s apart, in parallel, with last_error in the words of docs/webhooks.md (HTTP <status>, timeout, connection error: <code>)', async () => {
     // Prepare: one webhook per failure mode plus a healthy one, all in one project (the slow cases run side by side)
     const project = randomUUID();
     const healthy = await receiver('ok');

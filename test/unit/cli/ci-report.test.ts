@@ -43,7 +43,8 @@ describe('verdictTable', () => {
 
   it('shows the error first, and no table before any scenario finished', () => {
     const r = result([], { verdict: 'error', exit_code: 2, trace_count: 2, error: { message: 'timed out after 1 s', timeout: true } });
-    expect(verdictTable(r).startsWith('Error: timed out after 1 s\nVerdict: ERROR: 0/2 scenario(s) passed')).toBe(true);
+    const opening = 'Error: timed out after 1 s\nVerdict: ERROR: 0/2 scenario(s) passed';
+    expect(verdictTable(r).slice(0, opening.length)).toBe(opening);
   });
 });
 

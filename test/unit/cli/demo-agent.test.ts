@@ -388,7 +388,13 @@ describe('samples', () => {
     expect(trace.steps[0]!.role).toBe('system');
     for (const tool of trace.tools!) expect(tool.parameters).toMatchObject({ type: 'object' });
     for (const step of trace.steps) if (step.role === 'tool') expect(step.duration_ms).toEqual(expect.any(Number));
-    expect(finalOutput(trace)).toBeTruthy();
+    // the last step is the final answer: an assistant message in words, without tool calls
+    const last = trace.steps.at(-1) as { role: string; content?: unknown; tool_calls?: unknown[] };
+    expect({ role: last.role, tool_calls: last.tool_calls ?? [], content: last.content }).toEqual({
+      role: 'assistant',
+      tool_calls: [],
+      content: expect.stringMatching(/^\S.* \S.*[.!]$/s),
+    });
   });
 
   it('ships 3-4 traces with distinct ids', () => {

@@ -77,7 +77,7 @@ describe('the OpenAPI document', () => {
     expect(listed('POST', '/v1/campaigns')).not.toContain('404');
     expect(errorStatuses(routes.find((r) => r.handler === 'post-webhook-resend')!)[409]).toMatch(/idempotency_conflict.*webhook_paused/);
     expect(op('GET', '/v1/runs').responses['429'].headers['Retry-After'].schema.type).toBe('integer');
-    expect(op('POST', '/v1/runs').responses['202'].headers['Idempotent-Replayed']).toBeDefined();
+    expect(op('POST', '/v1/runs').responses['202'].headers['Idempotent-Replayed']).toMatchObject({ schema: { type: 'string', enum: ['true'] } });
     expect(op('POST', '/v1/runs').parameters).toEqual([{ $ref: '#/components/parameters/IdempotencyKey' }]);
   });
 

@@ -1,15 +1,28 @@
-// The Idempotency-Key step of the HTTP chain, on route() handlers of its own over dynalite: what a key is bound to
-// (project, method, concrete path, query string, body), that a reuse for another request is a 409 and never a replay,
-// that replay records keep no secret, and that records of the earlier fingerprint format are never replayed.
+// The Idempotency-Key step of the HTTP chain (functions/shared/idempotency.ts and its use in http.ts): the helpers on
+// their own (the fingerprint, what a claimed key answers, what a replay record keeps, how long records live), then
+// route() handlers of this file over dynalite: what a key is bound to (project, method, concrete path, query string,
+// body), that a reuse for another request is a 409 and never a replay, that replay records keep no secret, that a 4xx
+// is replayed while a 5xx or 429 frees the key, and that records of the earlier fingerprint format are never replayed.
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { keys } from '../../../functions/adapters/dynamodb/keys';
 import { getItem } from '../../../functions/adapters/dynamodb/table';
+import { ConflictError, RateLimitedError, ValidationError } from '../../../functions/core/errors';
 import { canonicalJson, sha256Hex } from '../../../functions/core/json';
 import * as z from '../../../functions/core/zod-mini';
 import { getDeps, resetDeps } from '../../../functions/shared/deps';
 import { route } from '../../../functions/shared/http';
-import { FINGERPRINT_PREFIX, requestFingerprint, type IdempotentRequest } from '../../../functions/shared/idempotency';
+import {
+  FINGERPRINT_PREFIX,
+  answerExisting,
+  completedExpiry,
+  inProgressMs,
+  replayed,
+  requestFingerprint,
+  storedBody,
+  type IdempotentRequest,
+} from '../../../functions/shared/idempotency';
+import type { Deps, IdempotencyRecord } from '../../../functions/ports';
 import { startDynalite, type TestTable } from '../../helpers/dynalite';
 
 const ACT = 'POST /v1/things/{thing_id}/act';
@@ -30,6 +43,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   ran = {};
+  failures = {};
 });
 
 const count = (what: string) => {
@@ -49,7 +63,25 @@ const create = route({ name: CREATE, body: z.record(z.string(), z.unknown()), se
   body: { thing_id: randomUUID(), name: body.name, run: count(String(body.name)), secret: `whsec_${randomUUID()}` },
 }));
 
+/** Errors the next calls of POST /v1/things/{thing_id}/try throw, in order, by thing id. */
+let failures: Record<string, Error[]>;
+
+/** POST /v1/things/{thing_id}/try: throws the thing's next scripted error, if any, else answers how often it ran. */
+const attempt = route({ name: 'POST /v1/things/{thing_id}/try', uuidParams: ['thing_id'] }, async ({ params }) => {
+  const run = count(params.thing_id);
+  const failure = failures[params.thing_id]?.shift();
+  if (failure) throw failure;
+  return { status: 200, body: { thing_id: params.thing_id, run } };
+});
+
+/** GET /v1/things/{thing_id}: a read, which no Idempotency-Key applies to. */
+const read = route({ name: 'GET /v1/things/{thing_id}', uuidParams: ['thing_id'] }, async ({ params }) => ({
+  status: 200,
+  body: { thing_id: params.thing_id, run: count(params.thing_id) },
+}));
+
 interface Call {
+  method?: 'GET' | 'POST';
   project: string;
   key: string;
   path: string;
@@ -60,7 +92,7 @@ interface Call {
 
 function event(c: Call): APIGatewayProxyEvent {
   return {
-    httpMethod: 'POST',
+    httpMethod: c.method ?? 'POST',
     path: c.path,
     resource: c.path,
     headers: { 'Content-Type': 'application/json', 'Idempotency-Key': c.key },
@@ -75,10 +107,13 @@ function event(c: Call): APIGatewayProxyEvent {
   };
 }
 
-async function send(handler: typeof act, c: Call) {
+async function send(handler: typeof act | typeof read, c: Call) {
   const res = await handler(event(c), ctx);
   return { status: res.statusCode, replayed: res.headers?.['Idempotent-Replayed'] === 'true', body: res.body ? JSON.parse(res.body) : undefined };
 }
+
+const tryOn = (project: string, key: string, thing: string) =>
+  send(attempt, { project, key, path: `/v1/things/${thing}/try`, params: { thing_id: thing } });
 
 const actOn = (project: string, key: string, thing: string, query?: Record<string, string>) =>
   send(act, { project, key, path: `/v1/things/${thing}/act`, params: { thing_id: thing }, query });
@@ -95,22 +130,146 @@ describe('requestFingerprint', () => {
 
   it('is the same for the same request, whatever the order of the keys of its body', () => {
     expect(requestFingerprint({ ...base, body: { a: [1, { x: 1, y: 2 }], b: 1 } })).toBe(requestFingerprint(base));
-    expect(requestFingerprint(base).startsWith(FINGERPRINT_PREFIX)).toBe(true);
+    expect(requestFingerprint(base)).toMatch(new RegExp(`^${FINGERPRINT_PREFIX}[0-9a-f]{64}$`));
   });
 
-  it('differs when the project, the method, the route, a path parameter, the query string or the body differs', () => {
-    const variants: Partial<IdempotentRequest>[] = [
-      { projectId: randomUUID() },
-      { method: 'PATCH' },
-      { route: 'POST /v1/things/{thing_id}/other' },
-      { params: { thing_id: 'b' } },
-      { params: { thing_id: 'a', other: 'x' } },
-      { query: { force: 'true' } },
-      { body: { b: 2, a: [1, { y: 2, x: 1 }] } },
-      { body: null },
-    ];
-    const prints = variants.map((v) => requestFingerprint({ ...base, ...v }));
-    expect(new Set([requestFingerprint(base), ...prints]).size).toBe(variants.length + 1);
+  it('is "v2:" and the SHA-256 of the request as sorted-key JSON, so records kept across a deploy keep matching', () => {
+    const print = requestFingerprint({
+      projectId: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+      method: 'post',
+      route: ACT,
+      params: { thing_id: 'a' },
+      query: { force: 'true' },
+      body: { tags: ['x'], name: 'n' },
+    });
+    expect(print).toBe('v2:3015a8c32e51b7dc3bb545f83961032b2936b0adb23133023ae3335a02ca5d4b');
+  });
+
+  it('reads the method whatever its case', () => {
+    expect(requestFingerprint({ ...base, method: 'post' })).toBe(requestFingerprint(base));
+  });
+
+  it.each<[string, Partial<IdempotentRequest>]>([
+    ['project', { projectId: randomUUID() }],
+    ['method', { method: 'PATCH' }],
+    ['route', { route: 'POST /v1/things/{thing_id}/other' }],
+    ['value of a path parameter', { params: { thing_id: 'b' } }],
+    ['set of path parameters', { params: { thing_id: 'a', other: 'x' } }],
+    ['query string', { query: { force: 'true' } }],
+    ['body', { body: { b: 2, a: [1, { y: 2, x: 1 }] } }],
+    ['presence of a body', { body: null }],
+  ])('differs when only the %s differs', (_what, variant) => {
+    expect(requestFingerprint({ ...base, ...variant })).not.toBe(requestFingerprint(base));
+  });
+});
+
+describe('answerExisting: what a key already claimed answers', () => {
+  const print = 'v2:' + 'a'.repeat(64);
+  const record = (over: Partial<IdempotencyRecord>): IdempotencyRecord => ({
+    project_id: randomUUID(),
+    key: 'k',
+    route: ACT,
+    request_hash: print,
+    claim_id: randomUUID(),
+    status: 'done',
+    response_status: 201,
+    response_body: '{"id":"x"}',
+    created_at: '2026-11-21T00:00:00.000Z',
+    expires_at: 0,
+    ...over,
+  });
+  const conflict = (rec: IdempotencyRecord, fingerprint: string) => {
+    try {
+      answerExisting(rec, fingerprint);
+    } catch (err) {
+      return err instanceof ConflictError ? { status: err.status, code: err.code, message: err.message } : err;
+    }
+    return 'answered';
+  };
+
+  it('replays the kept answer of the same request, marked Idempotent-Replayed: true', () => {
+    expect(answerExisting(record({}), print)).toEqual({
+      statusCode: 201,
+      headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+      body: '{"id":"x"}',
+    });
+  });
+
+  it('answers a done record of another request with 409 idempotency_conflict, never its answer', () => {
+    expect(conflict(record({}), 'v2:' + 'b'.repeat(64))).toEqual({
+      status: 409,
+      code: 'idempotency_conflict',
+      message:
+        'This Idempotency-Key was already used with a different request (method, path, query string or body); use a new key for a new request.',
+    });
+  });
+
+  it('answers a claim still in progress for the same request with 409 (retry shortly)', () => {
+    const rec = record({ status: 'in_progress', response_status: undefined, response_body: undefined });
+    expect(conflict(rec, print)).toEqual({
+      status: 409,
+      code: 'idempotency_conflict',
+      message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+    });
+  });
+
+  it('answers a record of the earlier fingerprint format with 409 asking for a new key, even when its hash matches', () => {
+    const bare = 'a'.repeat(64);
+    expect(conflict(record({ request_hash: bare }), bare)).toMatchObject({
+      status: 409,
+      code: 'idempotency_conflict',
+      message: expect.stringMatching(/new Idempotency-Key\.$/),
+    });
+  });
+});
+
+describe('storedBody: what a replay record keeps', () => {
+  const answer = (body: string): APIGatewayProxyResult => ({ statusCode: 201, headers: { 'Content-Type': 'application/json' }, body });
+
+  it('keeps each secret field as null with <field>_withheld: true, the other fields unchanged', () => {
+    const body = JSON.stringify({ id: 'w1', secret: 'whsec_1', token: 't', url: 'https://x' });
+    expect(JSON.parse(storedBody(answer(body), ['secret', 'token']))).toEqual({
+      id: 'w1',
+      secret: null,
+      secret_withheld: true,
+      token: null,
+      token_withheld: true,
+      url: 'https://x',
+    });
+  });
+
+  it.each([
+    ['no secret fields are named', '{"b":1,  "a":2}', []],
+    ['the object holds none of them', '{"b":1,  "a":2}', ['secret']],
+    ['the body is an array', '[{"secret":"s"}]', ['secret']],
+    ['the body is not JSON', 'secret=s', ['secret']],
+  ])('keeps the body byte for byte when %s', (_when, body, fields) => {
+    expect(storedBody(answer(body), fields)).toBe(body);
+  });
+
+  it('keeps a binary answer with its Content-Type, and replays it as the same base64 body', () => {
+    const binary = { statusCode: 200, headers: { 'Content-Type': 'application/x-ndjson' }, body: 'AAEC/w==', isBase64Encoded: true };
+    expect(replayed(200, storedBody(binary, ['secret']))).toEqual({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/x-ndjson', 'Idempotent-Replayed': 'true' },
+      body: 'AAEC/w==',
+      isBase64Encoded: true,
+    });
+  });
+});
+
+describe('how long records live', () => {
+  it('keeps a completed answer 24 hours from now (unix seconds)', () => {
+    const deps = { clock: { now: () => new Date('2026-11-21T23:59:01.900Z') } } as Deps;
+    expect(completedExpiry(deps)).toBe(Date.UTC(2026, 10, 21, 23, 59, 1) / 1000 + 86_400);
+  });
+
+  it("bounds an in-progress claim by the invocation's remaining time, else 30 s", () => {
+    const ctxLeft = (ms: number) => ({ getRemainingTimeInMillis: () => ms }) as Context;
+    expect(inProgressMs(ctxLeft(12_345))).toBe(12_345);
+    expect([inProgressMs(undefined), inProgressMs(ctx), inProgressMs(ctxLeft(0)), inProgressMs(ctxLeft(NaN))]).toEqual([
+      30_000, 30_000, 30_000, 30_000,
+    ]);
   });
 });
 
@@ -213,6 +372,44 @@ describe('Idempotency-Key in the HTTP chain', () => {
     expect(res.body.error.code).toBe('idempotency_conflict');
     expect(res.body.error.message).toMatch(/new Idempotency-Key/);
     expect(JSON.stringify(res.body)).not.toContain('whsec_old');
+    expect(ran[thing]).toBeUndefined();
+  });
+  it('replays a deterministic rejection (a 4xx): the retry answers the same 422 without running again', async () => {
+    const [project, key, thing] = [randomUUID(), randomUUID(), randomUUID()];
+    failures[thing] = [new ValidationError('not today', [{ path: 'when', message: 'not today' }])];
+    const first = await tryOn(project, key, thing);
+    const again = await tryOn(project, key, thing);
+    expect(first).toMatchObject({ status: 422, replayed: false, body: { error: { code: 'validation_error', message: 'not today' } } });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(ran[thing]).toBe(1);
+  });
+
+  it.each([
+    ['an unexpected error (500)', () => new Error('store down'), 500],
+    ['a rate limit (429)', () => new RateLimitedError(), 429],
+  ])('frees the key after %s, so the retry with the same key runs and is answered afresh', async (_what, failure, status) => {
+    const [project, key, thing] = [randomUUID(), randomUUID(), randomUUID()];
+    failures[thing] = [failure()];
+    const first = await tryOn(project, key, thing);
+    const retry = await tryOn(project, key, thing);
+    expect(first.status).toBe(status);
+    expect(retry).toEqual({ status: 200, replayed: false, body: { thing_id: thing, run: 2 } });
+  });
+
+  it('ignores an Idempotency-Key on a GET: each read runs', async () => {
+    const [project, key, thing] = [randomUUID(), randomUUID(), randomUUID()];
+    const call: Call = { method: 'GET', project, key, path: `/v1/things/${thing}`, params: { thing_id: thing } };
+    const runs = [(await send(read, call)).body.run, (await send(read, call)).body.run];
+    expect(runs).toEqual([1, 2]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['longer than 255 characters', 'k'.repeat(256)],
+  ])('refuses a key that is %s with 422 on Idempotency-Key, running nothing', async (_what, key) => {
+    const thing = randomUUID();
+    const res = await actOn(randomUUID(), key, thing);
+    expect([res.status, res.body.error.details]).toEqual([422, [{ path: 'Idempotency-Key', message: 'must be 1-255 characters' }]]);
     expect(ran[thing]).toBeUndefined();
   });
 });

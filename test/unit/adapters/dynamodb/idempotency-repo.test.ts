@@ -95,7 +95,7 @@ describe('DynamoIdempotencyRepo.claim', () => {
     // Assess
     expect(answers.filter((a) => a === null)).toHaveLength(1);
     const winner = (await storedItem(base))?.claim_id;
-    expect(answers.filter((a) => a !== null).every((a) => a?.claim_id === winner)).toBe(true);
+    expect(answers.filter((a) => a !== null).map((a) => a?.claim_id)).toEqual(Array(answers.length - 1).fill(winner));
   });
 
   it('recognises its own claim whose answer was lost (by claim_id): it answers null, a later claim gets the record', async () => {

@@ -120,7 +120,7 @@ describe('recordRedelivery', () => {
     expect(afterRace!.attempts).toHaveLength(7);
     expect(capped!.version).toBe(16);
     expect(capped!.attempts).toHaveLength(40);
-    expect(capped!.attempts.every((a) => a.status_code === 503)).toBe(true);
+    expect([...new Set(capped!.attempts.map((a) => a.status_code))]).toEqual([503]);
   });
 });
 

@@ -198,7 +198,7 @@ describe('aggregateBatch', () => {
   });
 });
 
-describe('repeats statistics and regressions in the gate (issue 11)', () => {
+describe('the gate over repeats statistics (flaky scenarios, pass^k, the pass-rate lower bound) and regressions', () => {
   const cell = (mutation_id: string | null, passed: number, total: number, more: Partial<CellStat> = {}): CellStat => ({
     mutation_id,
     passed,

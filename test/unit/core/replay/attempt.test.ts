@@ -68,7 +68,11 @@ describe('agent loop', () => {
     const a = await runOne(trace, campaign, scriptedAgent(agentPlan, 'done'), 'inject');
     const b = await runOne(trace, campaign, scriptedAgent(agentPlan, 'done'), 'inject');
     // Assess
-    expect(a.security_events.length).toBeGreaterThan(0);
+    expect(a.security_events.map((e) => `${e.kind}:${e.action}`)).toEqual([
+      'prompt_injection:detected',
+      'prompt_injection:allowed',
+      'exfiltration:allowed',
+    ]);
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
@@ -111,7 +115,7 @@ describe('recorded target (audit mode)', () => {
     const record = await runOne(trace, campaign, recordedTarget(trace));
     // Assess
     expect(record.output).toBe('Your refund of $42.50 is on its way.');
-    expect(record.checks.every((c) => c.passed)).toBe(true);
+    expect(record.checks.filter((c) => !c.passed)).toEqual([]);
     expect(record.policy_events.map((e) => [e.policy_id, e.decision])).toEqual([['cap', 'deny']]);
     expect(record.status).toBe('failed');
     expect(record.transcript.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && e.served)).toEqual([

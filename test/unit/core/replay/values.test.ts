@@ -42,8 +42,8 @@ describe('event id series', () => {
     // Act
     const ids = Array.from({ length: 5000 }, (_, i) => a(i + 1));
     // Assess
-    expect(ids.every((id) => UUID_V4.test(id))).toBe(true);
-    expect(new Set(ids).size).toBe(5000);
+    expect(ids.filter((id) => !UUID_V4.test(id))).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(again(7)).toBe(ids[6]);
     expect(other(7)).not.toBe(ids[6]);
   });

