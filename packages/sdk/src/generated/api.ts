@@ -1,5 +1,6 @@
-// Types of the rts API, generated from GET /v1/openapi.json by openapi-typescript: `npm run openapi:types`.
-// Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.
+// Types of the rts API, generated from its OpenAPI document (GET /v1/openapi.json) by openapi-typescript:
+// `npm run openapi:types`. Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.
+// The SDK names these shapes in ../types.ts.
 export interface paths {
   '/health': {
     parameters: {
@@ -571,9 +572,13 @@ export interface components {
             tool_calls?: {
               id: string;
               name: string;
-              arguments?: {
-                [key: string]: unknown;
-              } | null;
+              /** @description An object, or a JSON string holding one; absent or null is {}. */
+              arguments?:
+                | {
+                    [key: string]: unknown;
+                  }
+                | string
+                | null;
             }[];
           }
         | {
@@ -2798,7 +2803,19 @@ export interface components {
        *       "ci.decision.fail"
        *     ]
        */
-      events: string[];
+      events: (
+        | 'trace.created'
+        | 'trace.updated'
+        | 'run.created'
+        | 'run.queued'
+        | 'run.completed'
+        | 'run.pack_queued'
+        | 'run.replay_queued'
+        | 'campaign.created'
+        | 'ci.decision.pass'
+        | 'ci.decision.fail'
+        | '*'
+      )[];
       /** @default true */
       is_enabled?: boolean;
       description?: string | null;
@@ -2853,7 +2870,19 @@ export interface components {
        *       "ci.decision.fail"
        *     ]
        */
-      events?: string[];
+      events?: (
+        | 'trace.created'
+        | 'trace.updated'
+        | 'run.created'
+        | 'run.queued'
+        | 'run.completed'
+        | 'run.pack_queued'
+        | 'run.replay_queued'
+        | 'campaign.created'
+        | 'ci.decision.pass'
+        | 'ci.decision.fail'
+        | '*'
+      )[];
       is_enabled?: boolean;
       description?: string | null;
     };
