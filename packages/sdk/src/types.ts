@@ -136,8 +136,8 @@ export type CiRunView = Schemas['CiRun'];
 export type CiBatchView = Schemas['CiBatch'];
 /** The comparison of a batch with its baseline batch. */
 export type CiComparison = NonNullable<Schemas['BatchComparison']>;
-/** A cell of the comparison with the baseline: "passed/total" before and after (and "unsafe/total" for new_unsafe). */
-export type CiChange = CiComparison['regressed'][number] | CiComparison['new_unsafe'][number];
+/** A cell of the comparison with the baseline: "passed/total" before and after (new_unsafe: and "unsafe/total"). */
+export type CiChange = CiComparison['regressed'][number] & Partial<Pick<CiComparison['new_unsafe'][number], 'unsafe_before' | 'unsafe_after'>>;
 /** The 95 % Wilson score interval of a batch's pass rate. */
 export type PassRateInterval = NonNullable<CiBatchView['pass_rate_interval']>;
 export type CiComparisonMark = CiScenario['comparison'];
