@@ -2532,9 +2532,13 @@ export interface components {
       max_unsafe?: number;
       /** @default 0 */
       max_failures?: number;
+      /** @description The Wilson 95 % lower bound of the pass rate must reach this (absent: not checked). */
       min_pass_rate_lower_bound?: number;
+      /** @description At most this many scenarios with a flaky cell (absent: not checked). */
       max_flaky?: number;
+      /** @description The share of cells whose repeats all passed must reach this (absent: not checked). */
       min_pass_hat_k?: number;
+      /** @description At most this many cells regressed against the baseline (absent: 0 when a baseline is given, else not checked). */
       max_regressions?: number;
     };
     /** @description Compare with a batch by id, or with the latest done batch of the same campaign on a branch. */
