@@ -1,6 +1,7 @@
 // Builds the result of `rts ci run` from the API's answers (pure): a batch and its scenarios, a single CI run and its attempts.
-import type { AttemptScore, CiBaseline, CiBatchView, CiCell, CiRunView, CiScenario, CiThresholds, PassRateInterval, RunDetail } from '../sdk/client';
-import type { CiResult, ScenarioResult } from './ci-result';
+import type { AttemptScore, CiBatchView, CiCell, CiScenario, CiThresholds, PassRateInterval, RunDetail } from '../../packages/sdk/src/index';
+import type { CiRunReport } from './client';
+import type { Baseline, CiResult, ScenarioResult } from './ci-result';
 
 /** A scenario item of GET /v1/ci/batch/{id}/scenarios as reported (a name for every trace, attempt totals). */
 export function scenarioOf(item: CiScenario, names: ReadonlyMap<string, string> = new Map()): ScenarioResult {
@@ -27,7 +28,7 @@ export function scenarioOf(item: CiScenario, names: ReadonlyMap<string, string> 
 }
 
 /** What is known before any answer: the command line's campaign, kind, thresholds and baseline. */
-export function emptyResult(o: { campaign_id: string; kind: 'batch' | 'run'; thresholds: CiThresholds; baseline?: CiBaseline }): CiResult {
+export function emptyResult(o: { campaign_id: string; kind: 'batch' | 'run'; thresholds: CiThresholds; baseline?: Baseline }): CiResult {
   return {
     verdict: 'fail',
     exit_code: 1,
@@ -70,7 +71,7 @@ function verdict(decision: string, coverage: number | null): Pick<CiResult, 'ver
 }
 
 /** A batch's result: its view (statistics and comparison once `done`) and its scenarios in run order. */
-export function batchResult(b: CiBatchView, scenarios: ScenarioResult[], baseline?: CiBaseline): CiResult {
+export function batchResult(b: CiBatchView, scenarios: ScenarioResult[], baseline?: Baseline): CiResult {
   return {
     ...emptyResult({ campaign_id: b.campaign_id, kind: 'batch', thresholds: b.thresholds, baseline }),
     ...verdict(b.decision, b.scenario_coverage_pct),
@@ -137,7 +138,7 @@ export function cellsFromAttempts(attempts: readonly AttemptScore[]): CiCell[] {
 }
 
 /** A single CI run's result: its CI view, and its detail (cells from its attempts, the run's error) when it could be read. */
-export function runResult(run: CiRunView, detail: RunDetail | null, name: string | undefined, baseline?: CiBaseline): CiResult {
+export function runResult(run: CiRunReport, detail: RunDetail | null, name: string | undefined, baseline?: Baseline): CiResult {
   const cells = run.cells ?? (detail ? cellsFromAttempts(detail.scoring?.attempts ?? []) : []);
   const flakyCells = cells.filter((c) => c.flaky).length;
   const passHatK = cells.length ? cells.filter((c) => c.passed === c.total).length / cells.length : null;

@@ -1,5 +1,5 @@
 // How each (scenario, mutation) cell of a result is reported: passed, failed (the agent failed) or an error (it could not be driven).
-import type { CiCell } from '../sdk/client';
+import type { CiCell } from '../../packages/sdk/src/index';
 import type { CiResult, ScenarioResult } from './ci-result';
 
 /** One reported cell: a JUnit testcase, a line of the verdict table, a GitHub annotation. */

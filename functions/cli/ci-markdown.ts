@@ -1,5 +1,5 @@
 // The Markdown summary of `rts ci run` (for $GITHUB_STEP_SUMMARY): the gate, changes since the baseline, flaky and failing cells.
-import type { CiChange } from '../sdk/client';
+import type { CiChange } from '../../packages/sdk/src/index';
 import { cellOutcomes } from './ci-cells';
 import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
 import { oneLine } from './output';

@@ -1,7 +1,8 @@
 // The command line of `rts ci run`: usage, flags and their checks, the default baseline, and the output paths' check.
 import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CiBaseline, CiThresholds } from '../sdk/client';
+import type { CiThresholds } from '../../packages/sdk/src/index';
+import type { Baseline } from './ci-result';
 import { baselineBranchFromEnv } from './ci-env';
 
 export const USAGE = `Usage: rts ci run --campaign <id> [options]
@@ -45,7 +46,7 @@ export interface Options {
   trace?: string;
   /** Only the thresholds given on the command line (the API applies its defaults to the others). */
   thresholds: CiThresholds;
-  baseline?: CiBaseline;
+  baseline?: Baseline;
   /** Where the baseline came from: a flag, or the CI environment's pull request base branch (dropped when refused). */
   baselineSource?: 'flag' | 'env';
   timeoutMs: number;
@@ -123,7 +124,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv = {}): Optio
   }
   if (batch !== undefined && !UUID.test(batch)) throw new UsageError(`--baseline-batch must be a batch id (a UUID; got '${batch}')`);
   if (branch !== undefined && branch.length > 500) throw new UsageError('--baseline-branch must be at most 500 characters');
-  let baseline: CiBaseline | undefined;
+  let baseline: Baseline | undefined;
   let baselineSource: Options['baselineSource'];
   if (batch !== undefined) [baseline, baselineSource] = [{ batch_id: batch.toLowerCase() }, 'flag'];
   else if (branch !== undefined) [baseline, baselineSource] = [{ branch }, 'flag'];

@@ -1,27 +1,23 @@
 // The gate's result as `rts ci run` reports it (what --json prints), and the small formatters every report shares.
-import type { CiBaseline, CiCell, CiComparison, CiComparisonMark, CiThresholds, PassRateInterval } from '../sdk/client';
+import type { CiBatchView, CiComparison, CiDecision, CiRunView, CiScenario, CiThresholds, PassRateInterval } from '../../packages/sdk/src/index';
 
-/** One scenario (trace) as reported: an item of GET /v1/ci/batch/{id}/scenarios, its name never empty. */
-export interface ScenarioResult {
-  run_id: string;
-  trace_id: string;
+/** The baseline a batch is compared with: a batch id or a branch, as the command line and the batch view give it. */
+export type Baseline = NonNullable<CiBatchView['baseline']>;
+
+/**
+ * One scenario (trace) as reported: an item of GET /v1/ci/batch/{id}/scenarios (or a single CI run seen as one), its
+ * name never empty, with its attempt totals.
+ */
+export type ScenarioResult = Omit<CiScenario, 'trace_name' | 'status' | 'decision' | 'pass_hat_k'> & {
   /** The trace's name, its id when the API has none. */
   trace_name: string;
-  status: string;
-  decision: string;
-  pass_rate: number;
+  status: CiScenario['status'] | CiRunView['status'];
+  decision: CiScenario['decision'] | CiDecision;
+  /** null for a single CI run without cells. */
   pass_hat_k: number | null;
-  flaky: boolean;
-  flaky_cells: number;
   attempt_count: number;
   passed_count: number;
-  unsafe_count: number;
-  error: string | null;
-  reasons: string[];
-  dashboard_url: string;
-  comparison: CiComparisonMark;
-  cells: CiCell[];
-}
+};
 
 /** The gate's outcome: what --json prints and what the reports are built from (partial, with `error`, after an error). */
 export interface CiResult {
@@ -33,7 +29,7 @@ export interface CiResult {
   ci_batch_id: string | null;
   run_id: string | null;
   campaign_id: string;
-  decision: string;
+  decision: CiDecision;
   pass_rate: number | null;
   scenario_coverage_pct: number | null;
   trace_count: number | null;
@@ -42,7 +38,7 @@ export interface CiResult {
   pass_hat_k: number | null;
   pass_rate_interval: PassRateInterval | null;
   /** The baseline as requested, what it resolved to, and whether a requested branch had no `done` batch. */
-  baseline: CiBaseline | null;
+  baseline: Baseline | null;
   baseline_batch_id: string | null;
   baseline_missing: boolean;
   comparison: CiComparison | null;

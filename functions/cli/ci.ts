@@ -1,19 +1,19 @@
 // `rts ci run`: submits a CI run (or an eval-set batch), waits for the verdict, reports it, and gates the pipeline.
 import {
   RtsApiError,
-  RtsClient,
+  type CiBatchSubmitted,
   type CiBatchView,
   type CiRunRequest,
-  type CiRunView,
   type CiScenario,
   type CiSubmission,
   type RunDetail,
-} from '../sdk/client';
+} from '../../packages/sdk/src/index';
+import { CliClient, type CiRunReport } from './client';
 import { batchResult, emptyResult, errorResult, runResult, scenarioOf } from './ci-build';
 import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
 import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './ci-options';
 import { writeReports } from './ci-report';
-import { fmtRate, type CiResult } from './ci-result';
+import { fmtRate, type Baseline, type CiResult } from './ci-result';
 import { jsonText, safeIo } from './output';
 
 export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
@@ -31,9 +31,12 @@ class GateTimeout extends Error {}
 interface Known {
   submitted?: CiSubmission;
   batch?: CiBatchView;
-  run?: CiRunView;
-  baseline?: CiRunRequest['baseline'];
+  run?: CiRunReport;
+  baseline?: Baseline;
 }
+
+/** A submission that queued a batch (it has a batch id), not a single CI run. */
+const isBatch = (s: CiSubmission): s is CiBatchSubmitted => Boolean(s.ci_batch_id);
 
 const processIo = (): CiIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -105,10 +108,10 @@ export async function runCi(argv: string[], streams: CiIo = processIo()): Promis
 }
 
 /** A client whose requests cannot outlive the deadline (so a timed-out command exits promptly). */
-function clientUntil(io: CiIo, deadline: number): RtsClient {
+function clientUntil(io: CiIo, deadline: number): CliClient {
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new GateTimeout();
-  return new RtsClient({
+  return new CliClient({
     baseUrl: io.env.RTS_API_URL,
     apiKey: io.env.RTS_API_KEY,
     projectId: io.env.RTS_PROJECT_ID,
@@ -117,7 +120,7 @@ function clientUntil(io: CiIo, deadline: number): RtsClient {
 }
 
 /** Runs `work` with a client, giving up (GateTimeout) at the deadline. */
-async function beforeDeadline<T>(io: CiIo, deadline: number, work: (client: RtsClient) => Promise<T>): Promise<T> {
+async function beforeDeadline<T>(io: CiIo, deadline: number, work: (client: CliClient) => Promise<T>): Promise<T> {
   const client = clientUntil(io, deadline);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -168,11 +171,11 @@ async function gate(opts: Options, io: CiIo, deadline: number, known: Known): Pr
   known.submitted = submitted;
   const progress = progressWriter(io);
   io.stderr.write(
-    submitted.ci_batch_id
+    isBatch(submitted)
       ? `rts ci: batch ${submitted.ci_batch_id} queued: ${submitted.trace_count} scenario run(s)\n  ${submitted.dashboard_url}\n`
       : `rts ci: run ${submitted.run_id} queued on trace ${submitted.trace_id}\n  ${submitted.dashboard_url}\n`,
   );
-  if (submitted.baseline_missing && known.baseline && 'branch' in known.baseline) {
+  if (isBatch(submitted) && submitted.baseline_missing && known.baseline && 'branch' in known.baseline) {
     io.stderr.write(`rts ci: no finished batch of this campaign on branch ${known.baseline.branch} to compare with\n`);
   }
   try {
@@ -201,7 +204,7 @@ async function gate(opts: Options, io: CiIo, deadline: number, known: Known): Pr
       io,
       opts,
       deadline,
-      (c) => c.getCiRun(submitted.run_id),
+      (c) => c.getCiRunReport(submitted.run_id),
       (r) => {
         known.run = r;
         progress(`[run ${r.status}] attempts ${r.summary.attempt_count} pass_rate ${fmtRate(r.summary.pass_rate)} unsafe ${r.summary.unsafe_count}`);
@@ -245,7 +248,7 @@ async function poll<T>(
   io: CiIo,
   opts: Options,
   deadline: number,
-  get: (c: RtsClient) => Promise<T>,
+  get: (c: CliClient) => Promise<T>,
   done: (body: T) => boolean,
   fractionDone?: (body: T) => number,
 ): Promise<T> {
@@ -352,9 +355,9 @@ async function whatIsKnown(opts: Options, io: CiIo, known: Known): Promise<CiRes
     }),
     ci_batch_id: submitted.ci_batch_id,
     run_id: submitted.run_id,
-    trace_count: submitted.trace_count ?? (submitted.ci_batch_id ? null : 1),
-    baseline_batch_id: submitted.baseline_batch_id ?? null,
-    baseline_missing: submitted.baseline_missing ?? false,
+    trace_count: isBatch(submitted) ? (submitted.trace_count ?? null) : 1,
+    baseline_batch_id: isBatch(submitted) ? (submitted.baseline_batch_id ?? null) : null,
+    baseline_missing: isBatch(submitted) ? (submitted.baseline_missing ?? false) : false,
     dashboard_url: submitted.dashboard_url,
   };
 }

@@ -1,7 +1,7 @@
 // `rts traces upload <file...>`: uploads trace files (native JSON, a JSON array of traces, or OTLP/JSON).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { RtsClient } from '../sdk/client';
+import { CliClient } from './client';
 import { sha256Hex } from '../core/json';
 import { jsonText, oneLine, safeWriter } from './output';
 
@@ -32,7 +32,7 @@ export async function runTraces(argv: string[]): Promise<number> {
     (values.help ? stdout : stderr).write(USAGE);
     return values.help ? 0 : 2;
   }
-  const client = new RtsClient();
+  const client = new CliClient();
   const results: unknown[] = [];
   let failures = 0;
   for (const file of positionals) {

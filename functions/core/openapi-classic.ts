@@ -29,8 +29,9 @@ export function classicOf<T extends core.$ZodType>(schema: T): Classic<T> {
     out = new Class(classicDef(schema._zod.def));
     const meta = openApiMeta.get(schema);
     if (meta) {
-      const { name: component, ...rest } = meta;
-      out = component ? out.openapi(component, rest) : out.openapi(rest);
+      const { name: component, override, ...rest } = meta;
+      const shown = { ...rest, ...override };
+      out = component ? out.openapi(component, shown) : out.openapi(shown);
     }
     seen.set(schema, out);
   }

@@ -7,6 +7,11 @@ export interface OpenApiMeta {
   name?: string;
   description?: string;
   example?: unknown;
+  /**
+   * JSON Schema keywords that replace those derived from the schema, for what a transform or a refinement accepts and
+   * the derivation cannot see (a JSON string parsed into an object, the known values of a refined string).
+   */
+  override?: Record<string, unknown>;
 }
 
 /** The request schemas' metadata; read by functions/core/openapi-classic.ts when it builds the document. */

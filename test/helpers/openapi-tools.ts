@@ -1,15 +1,15 @@
 // OpenAPI tooling run as a child process (tsx): @redocly/openapi-core and openapi-typescript are ES modules that jest's
-// CommonJS runtime cannot load. Subcommands print JSON on stdout:
+// CommonJS runtime cannot load. lint and check-examples print JSON on stdout:
 //   lint <doc.json>                           problems of Redocly's `recommended` ruleset
 //   check-examples <doc.json>                 problems of examples vs. their schemas (additional properties refused)
-//   types <doc.json> <out.ts> [--check-sdk]   types by openapi-typescript (and a check that functions/sdk/api-types.d.ts
-//                                             holds them)
-//   sdk-types                                 writes functions/sdk/api-types.d.ts from the route table (npm run openapi:types)
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+//   sdk-types [--check]                       writes packages/sdk/src/generated/api.ts from the route table (npm run
+//                                             openapi:types); with --check, writes nothing and fails when it is stale
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const SDK_TYPES = join(ROOT, 'functions', 'sdk', 'api-types.d.ts');
+const SDK_TYPES = join(ROOT, 'packages', 'sdk', 'src', 'generated', 'api.ts');
+const SDK_TYPES_NAME = 'packages/sdk/src/generated/api.ts';
 
 interface Problem {
   ruleId: string;
@@ -37,23 +37,22 @@ async function typesOf(doc: unknown): Promise<string> {
   return astToString(ast);
 }
 
-/** The checked-in SDK types: a header, openapi-typescript's output, formatted as the repository formats. */
-async function sdkTypes(types: string): Promise<string> {
+/**
+ * The SDK's generated types: a header, openapi-typescript's output for the document of the route table, formatted as
+ * the repository formats.
+ */
+async function sdkTypes(): Promise<string> {
+  const { openApiDocument } = await import('../../functions/core/openapi');
+  const { routes } = await import('../../lib/routes');
   const prettier = await import('prettier');
   const header = [
-    '// Types of the rts API, generated from GET /v1/openapi.json by openapi-typescript: `npm run openapi:types`.',
-    '// Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.',
+    '// Types of the rts API, generated from its OpenAPI document (GET /v1/openapi.json) by openapi-typescript:',
+    '// `npm run openapi:types`. Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.',
+    '// The SDK names these shapes in ../types.ts.',
     '',
   ].join('\n');
   const options = (await prettier.resolveConfig(SDK_TYPES)) ?? {};
-  return prettier.format(header + types, { ...options, filepath: SDK_TYPES });
-}
-
-/** Throws unless functions/sdk/api-types.d.ts holds exactly these types. */
-async function checkSdkTypes(types: string): Promise<void> {
-  if (readFileSync(SDK_TYPES, 'utf8') !== (await sdkTypes(types))) {
-    throw new Error('functions/sdk/api-types.d.ts is out of date: run npm run openapi:types');
-  }
+  return prettier.format(header + (await typesOf(openApiDocument(routes))), { ...options, filepath: SDK_TYPES });
 }
 
 async function main(): Promise<void> {
@@ -65,14 +64,14 @@ async function main(): Promise<void> {
     const rule = 'no-invalid-media-type-examples';
     const problems = await lintDoc(read(args[0]), { [rule]: { severity: 'error', allowAdditionalProperties: false } });
     process.stdout.write(JSON.stringify(problems.filter((p) => p.ruleId === rule)));
-  } else if (command === 'types') {
-    const types = await typesOf(read(args[0]));
-    writeFileSync(args[1], types);
-    if (args[2] === '--check-sdk') await checkSdkTypes(types);
   } else if (command === 'sdk-types') {
-    const { openApiDocument } = await import('../../functions/core/openapi');
-    const { routes } = await import('../../lib/routes');
-    writeFileSync(SDK_TYPES, await sdkTypes(await typesOf(openApiDocument(routes))));
+    const types = await sdkTypes();
+    if (args[0] !== '--check') {
+      mkdirSync(dirname(SDK_TYPES), { recursive: true });
+      writeFileSync(SDK_TYPES, types);
+    } else if (!existsSync(SDK_TYPES) || readFileSync(SDK_TYPES, 'utf8') !== types) {
+      throw new Error(`${SDK_TYPES_NAME} is out of date: run npm run openapi:types`);
+    }
   } else {
     throw new Error(`unknown command ${command}`);
   }

@@ -36,7 +36,7 @@ import { REPO_ROOT } from '../../lib/constructs/bundling';
 import { routes, workerHandlers } from '../../lib/routes';
 import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
 import type { BusEvent } from '../../functions/core/events';
-import { verifySignature } from '../../functions/sdk/verify';
+import { verifySignature } from '../../packages/sdk/src/verify';
 import type { RunnerCommand, RunnerManifest, RunnerReport } from '../helpers/bundle-runner';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordService, runningServices } from '../../functions/local/data-lock';
-import { checkBaseUrl, networkError } from '../../functions/sdk/errors';
+import { checkBaseUrl, networkError } from '../../packages/sdk/src/errors';
 import { closedPort } from '../helpers/ci';
 
 const ROOT = join(__dirname, '..', '..');

@@ -3,7 +3,7 @@ import { configureDeps } from '../../functions/shared/deps';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { verifySignature } from '../../functions/sdk/verify';
+import { verifySignature } from '../../packages/sdk/src/verify';
 import { getDeps } from '../../functions/shared/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';

@@ -11,7 +11,7 @@ import { realSleep } from '../../functions/core/webhooks/delivery';
 import { createWebhook, getWebhook, listWebhookDeliveries, rotateWebhookSecret, updateWebhook } from '../../functions/core/webhooks/service';
 import type { WebhookCreateInput } from '../../functions/core/webhooks/schema';
 import { createWebhookDeliveryHandler } from '../../functions/events/webhook-delivery';
-import { verifySignature, verifyStandardWebhook } from '../../functions/sdk/verify';
+import { verifySignature, verifyStandardWebhook } from '../../packages/sdk/src/verify';
 import { startDynalite, type TestTable } from '../helpers/dynalite';
 import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 

@@ -6,7 +6,7 @@ import { createGuardedSender } from '../../functions/adapters/http/guarded-sende
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { configureDeps, getDeps } from '../../functions/shared/deps';
-import { verifySignature, verifyStandardWebhook } from '../../functions/sdk/verify';
+import { verifySignature, verifyStandardWebhook } from '../../packages/sdk/src/verify';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';

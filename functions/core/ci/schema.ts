@@ -14,10 +14,16 @@ export const thresholdsSchema = openapi(
     min_pass_rate: z._default(share, 1),
     max_unsafe: z._default(count, 0),
     max_failures: z._default(count, 0),
-    min_pass_rate_lower_bound: z.optional(share),
-    max_flaky: z.optional(count),
-    min_pass_hat_k: z.optional(share),
-    max_regressions: z.optional(count),
+    min_pass_rate_lower_bound: openapi(z.optional(share), {
+      description: 'The Wilson 95 % lower bound of the pass rate must reach this (absent: not checked).',
+    }),
+    max_flaky: openapi(z.optional(count), { description: 'At most this many scenarios with a flaky cell (absent: not checked).' }),
+    min_pass_hat_k: openapi(z.optional(share), {
+      description: 'The share of cells whose repeats all passed must reach this (absent: not checked).',
+    }),
+    max_regressions: openapi(z.optional(count), {
+      description: 'At most this many cells regressed against the baseline (absent: 0 when a baseline is given, else not checked).',
+    }),
   }),
   { name: 'Thresholds' },
 );

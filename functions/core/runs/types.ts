@@ -1,36 +1,24 @@
 // Records of a run and what it produces: attempts, policy events, security events (docs/campaigns-and-replay.md).
-import type { Criterion, DetectorKind, Policy } from '../campaigns/schema';
+import type { z } from 'zod';
+import type { Criterion } from '../campaigns/schema';
+import type { thresholdsSchema } from '../ci/schema';
 import type { ToolCall } from '../traces/schema';
 import type { CellStat } from './cells';
+import type { policyEventSchema, runSummarySchema, securityEventSchema } from './responses';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 export type RunSource = 'replay' | 'ci' | 'pack';
 export type AttemptStatus = 'passed' | 'failed' | 'error';
 export type Decision = 'pending' | 'pass' | 'fail';
 
-export interface Thresholds {
-  min_pass_rate: number;
-  max_unsafe: number;
-  max_failures: number;
-  /** The Wilson 95 % lower bound of the pass rate must reach this (absent: not checked). */
-  min_pass_rate_lower_bound?: number;
-  /** At most this many scenarios with a flaky cell (absent: not checked). */
-  max_flaky?: number;
-  /** The share of cells whose repeats all passed must reach this (absent: not checked). */
-  min_pass_hat_k?: number;
-  /** At most this many cells regressed against the baseline (0 whenever a baseline is given and this is absent). */
-  max_regressions?: number;
-}
+/**
+ * A CI gate's thresholds as validated (the Thresholds request schema, defaults applied). Absent optional ones are not
+ * checked, but max_regressions is 0 whenever a baseline is given.
+ */
+export type Thresholds = z.output<typeof thresholdsSchema>;
 
-export interface RunSummary {
-  attempt_count: number;
-  passed_count: number;
-  failed_count: number;
-  unsafe_count: number;
-  pass_rate: number;
-  policy_events_count: number;
-  security_events_count: number;
-}
+/** Counts over a run's finished attempts: the RunSummary schema of the OpenAPI document. */
+export type RunSummary = z.infer<typeof runSummarySchema>;
 
 export interface CheckResult {
   criterion: Criterion;
@@ -78,37 +66,12 @@ export type TranscriptEntry =
       error: string | null;
     };
 
-export interface PolicyEvent {
-  event_id: string;
-  run_id: string;
-  attempt: number;
-  sequence: number;
-  step: number;
-  policy_id: string;
-  policy_type: Policy['type'] | 'unrecorded_tool_call';
-  decision: 'allow' | 'deny' | 'flag';
-  tool: string;
-  arguments: Record<string, unknown>;
-  reason: string;
-  created_at: string;
-}
+/** A policy decision on one tool call (the PolicyEvent schema of the OpenAPI document). */
+export type PolicyEvent = z.infer<typeof policyEventSchema>;
 
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-
-export interface SecurityEvent {
-  event_id: string;
-  run_id: string;
-  attempt: number;
-  sequence: number;
-  step: number;
-  kind: DetectorKind;
-  action: 'detected' | 'blocked' | 'allowed';
-  risk: { score: number; level: RiskLevel };
-  source: { type: 'tool_result' | 'tool_call' | 'output'; tool?: string };
-  evidence: string;
-  mutation_id: string | null;
-  created_at: string;
-}
+/** What a detector found in one step (the SecurityEvent schema of the OpenAPI document). */
+export type SecurityEvent = z.infer<typeof securityEventSchema>;
+export type RiskLevel = SecurityEvent['risk']['level'];
 
 /** A finished attempt as stored: its score, transcript and events. */
 export interface AttemptRecord extends AttemptScore {

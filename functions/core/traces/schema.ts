@@ -10,21 +10,27 @@ export const TRACE_MAX_STEPS = 2000;
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** Tool-call arguments: an object; a JSON string holding an object is parsed. */
-export const argumentsSchema = z.pipe(
-  z.transform((value: unknown, ctx) => {
-    if (typeof value === 'string') {
-      if (value.trim() === '') return {};
-      try {
-        return JSON.parse(value) as unknown;
-      } catch {
-        ctx.issues.push({ code: 'custom', message: 'arguments must be an object or a JSON string holding an object', input: value });
-        return z.NEVER;
+/** Tool-call arguments: an object; a JSON string holding an object is parsed; absent or null is `{}`. */
+export const argumentsSchema = openapi(
+  z.pipe(
+    z.transform((value: unknown, ctx) => {
+      if (typeof value === 'string') {
+        if (value.trim() === '') return {};
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'arguments must be an object or a JSON string holding an object', input: value });
+          return z.NEVER;
+        }
       }
-    }
-    return value ?? {};
-  }),
-  jsonObject,
+      return value ?? {};
+    }),
+    jsonObject,
+  ),
+  {
+    override: { type: ['object', 'string', 'null'], additionalProperties: {} },
+    description: 'An object, or a JSON string holding one; absent or null is {}.',
+  },
 );
 
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));

@@ -50,7 +50,11 @@ const eventsField = openapi(
     ),
     z.transform((events: string[]) => [...new Set(events)] as WebhookEvents),
   ),
-  { description: 'event types to receive, or ["*"] for all', example: ['run.completed', 'ci.decision.fail'] },
+  {
+    description: 'event types to receive, or ["*"] for all',
+    example: ['run.completed', 'ci.decision.fail'],
+    override: { items: { type: 'string', enum: [...EVENT_TYPES, '*'] } },
+  },
 );
 
 const description = z.nullable(z.string().check(z.maxLength(500)));

@@ -1,8 +1,10 @@
 // RtsClient: one typed method per route of the API (lib/routes.ts), on top of BaseClient's transport and retries.
 import { randomUUID } from 'node:crypto';
 import { BaseClient, type ApiResponse } from './base-client';
-import type { Campaign, CampaignInput, EvalSet, EvalSetPatch, EvalSetUpdate, PackQueued, RunPackRequest } from './types/campaigns';
 import type {
+  AttemptDetail,
+  Campaign,
+  CampaignInput,
   CiBatchListItem,
   CiBatchListQuery,
   CiBatchView,
@@ -11,31 +13,39 @@ import type {
   CiScenarioPage,
   CiScenarioQuery,
   CiSubmission,
-} from './types/ci';
-import type { Health, OpenApiDocument, Page, PageQuery } from './types/common';
-import type {
-  AttemptDetail,
+  Delivery,
+  DeliveryQueued,
+  EvalSet,
+  EvalSetPatch,
+  EvalSetUpdate,
+  Health,
+  OpenApiDocument,
+  OtlpExportResult,
+  OtlpJsonExport,
+  PackQueued,
+  Page,
+  PageQuery,
   PolicyEventPage,
+  RecoverQueued,
+  RecoverRequest,
   Run,
   RunAttempts,
   RunDetail,
   RunListQuery,
+  RunPackRequest,
   RunQueued,
   RunRequest,
   SecurityEventsByAttempt,
-} from './types/runs';
-import type { OtlpExportResult, OtlpJsonExport, Trace, TraceCreated, TraceInput, TraceSummary } from './types/traces';
-import type {
-  Delivery,
-  DeliveryQueued,
-  RecoverQueued,
-  RecoverRequest,
+  Trace,
+  TraceCreated,
+  TraceInput,
+  TraceSummary,
   Webhook,
   WebhookCreated,
   WebhookInput,
   WebhookPatch,
   WebhookSecret,
-} from './types/webhooks';
+} from './types';
 
 const seg = encodeURIComponent;
 /** Typed POSTs send a random Idempotency-Key unless given one, so that their retries can never act twice. */

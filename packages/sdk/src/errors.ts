@@ -1,9 +1,8 @@
 // The SDK's errors: the API's error body as RtsApiError, base URLs checked up front, network failures that say what failed.
+import type { components } from './generated/api';
 
 /** Every non-2xx answer of the API has this body (`details` on validation errors, e.g. `[{path: "url", message}]`). */
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: { path?: string; message: string; [key: string]: unknown }[]; request_id: string };
-}
+export type ApiErrorBody = components['schemas']['Error'];
 
 /** What an RtsApiError may carry besides status, code and message. */
 export interface RtsApiErrorOptions {

@@ -14,9 +14,4 @@ export { RtsApiError, type ApiErrorBody, type RtsApiErrorOptions } from './error
 export { parseRetryAfter } from './retry';
 export { SDK_VERSION } from './version';
 export * from './verify';
-export * from './types/campaigns';
-export * from './types/ci';
-export * from './types/common';
-export * from './types/runs';
-export * from './types/traces';
-export * from './types/webhooks';
+export * from './types';

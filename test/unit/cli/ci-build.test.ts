@@ -1,6 +1,7 @@
 // Results of `rts ci run` built from the API's answers: a batch and its scenarios, a single CI run and its attempts.
 import { batchResult, cellsFromAttempts, errorResult, runResult, scenarioOf, wilsonInterval } from '../../../functions/cli/ci-build';
-import type { AttemptScore, CiBatchView, CiRunView, CiScenario } from '../../../functions/sdk/client';
+import type { CiRunReport } from '../../../functions/cli/client';
+import type { AttemptScore, CiBatchView, CiScenario, RunDetail } from '../../../packages/sdk/src/index';
 
 function attempt(o: Partial<AttemptScore>): AttemptScore {
   return { attempt: 0, mutation_id: null, repeat: 0, status: 'passed', unsafe: false, checks: [], steps: 3, duration_ms: 5, error: null, ...o };
@@ -45,6 +46,7 @@ const batchView = (o: Partial<CiBatchView> = {}): CiBatchView => ({
   dashboard_url: 'u/b1',
   created_at: '2026-01-01T00:00:00.000000+00:00',
   completed_at: '2026-01-01T00:00:04.500000+00:00',
+  metadata: {},
   flaky_count: 1,
   pass_hat_k: 0,
   pass_rate_interval: { low: 0.2, high: 0.9, confidence: 0.95, method: 'wilson' },
@@ -77,7 +79,11 @@ describe('wilsonInterval', () => {
 describe('cellsFromAttempts', () => {
   it('groups repeats by mutation in attempt order, counting passes, errors and unsafe repeats, with what failed', () => {
     // Prepare
-    const failedCheck = { criterion: { type: 'output_contains', value: 'refund' }, passed: false, detail: 'output does not contain "refund"' };
+    const failedCheck = {
+      criterion: { type: 'output_contains' as const, value: 'refund' },
+      passed: false,
+      detail: 'output does not contain "refund"',
+    };
     const attempts = [
       attempt({ attempt: 3, mutation_id: 'inject', status: 'failed', unsafe: true, checks: [failedCheck] }),
       attempt({ attempt: 0 }),
@@ -158,29 +164,52 @@ describe('batchResult', () => {
 describe('runResult', () => {
   it('builds the single scenario of a CI run from its attempts, with pass^k, flakiness and the Wilson interval', () => {
     // Prepare
-    const run: CiRunView = {
+    const run: CiRunReport = {
       run_id: 'r1',
       status: 'completed',
       decision: 'fail',
       thresholds: { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 },
-      summary: { attempt_count: 4, passed_count: 3, failed_count: 1, unsafe_count: 0, pass_rate: 0.75 },
+      summary: {
+        attempt_count: 4,
+        passed_count: 3,
+        failed_count: 1,
+        unsafe_count: 0,
+        pass_rate: 0.75,
+        policy_events_count: 0,
+        security_events_count: 0,
+      },
       reasons: ['pass_rate 0.75 < min_pass_rate 1'],
       dashboard_url: 'u/r1',
       ci_batch_id: null,
       trace_id: 't1',
       trace_name: 'refund',
       campaign_id: 'c1',
+      metadata: {},
       created_at: '2026-01-01T00:00:00.000000+00:00',
       completed_at: '2026-01-01T00:00:02.000000+00:00',
     };
-    const detail = {
+    const detail: RunDetail = {
       run_id: 'r1',
       trace_id: 't1',
+      trace_name: null,
       campaign_id: 'c1',
-      status: 'completed' as const,
+      source: 'ci',
+      status: 'completed',
+      created_at: run.created_at,
+      started_at: run.created_at,
+      completed_at: run.completed_at,
       summary: run.summary,
       error: null,
+      ci_batch_id: null,
+      pack_id: null,
+      attempt_total: 4,
       scoring: {
+        criteria: [{ type: 'completes' }],
+        policies: [],
+        detectors: [],
+        judge_calls: 0,
+        judge_cache_hits: 0,
+        judge_prompt_version: null,
         attempts: [
           attempt({ attempt: 0 }),
           attempt({ attempt: 1 }),

@@ -1,5 +1,5 @@
 // Builders of `rts ci run` results for the renderer tests: cells, scenarios and results with every field set.
-import type { CiCell, CiComparison } from '../../../functions/sdk/client';
+import type { CiCell, CiComparison } from '../../../packages/sdk/src/index';
 import type { CiResult, ScenarioResult } from '../../../functions/cli/ci-result';
 
 export const DASHBOARD = 'https://rts.example.com/dashboard/batches/b1';
@@ -85,6 +85,7 @@ export function comparison(overrides: Partial<CiComparison> = {}): CiComparison 
         unsafe_after: '3/3',
       },
     ],
+    dropped: [],
     ...overrides,
   };
 }

@@ -79,4 +79,25 @@ describe('classicOf', () => {
       required: ['url'],
     });
   });
+
+  it('replaces the derived JSON Schema keywords with those of `override` (what a transform accepts)', () => {
+    // Prepare
+    const parsed = mini.pipe(
+      mini.transform((v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v)),
+      mini.record(mini.string(), mini.unknown()),
+    );
+    const args = openapi(parsed, { override: { type: ['object', 'string'], additionalProperties: {} } });
+    const registry = new OpenAPIRegistry();
+    registry.register('Args', classicOf(mini.object({ args })));
+
+    // Act
+    const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info: { title: 't', version: '1' } });
+
+    // Assess
+    expect(doc.components?.schemas?.Args).toEqual({
+      type: 'object',
+      properties: { args: { type: ['object', 'string'], additionalProperties: {} } },
+      required: ['args'],
+    });
+  });
 });

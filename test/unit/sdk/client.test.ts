@@ -4,7 +4,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { findRoute } from '../../../lib/route-match';
 import { routes } from '../../../lib/routes';
-import { RtsClient as CliClient } from '../../../functions/sdk/client';
 import { RtsClient, SDK_VERSION } from '../../../packages/sdk/src/index';
 import { fakeFetch } from './fake-fetch';
 
@@ -149,31 +148,6 @@ describe('RtsClient methods', () => {
   });
 });
 
-describe("the CLI's client (functions/sdk/client.ts)", () => {
-  it("completes a CI run's cells as a batch scenario's: flaky when its repeats disagree, no comparison", async () => {
-    // Prepare
-    const stat = { mutation_id: null, unsafe: 0, errors: 0, failures: [] };
-    const cells = [
-      { ...stat, passed: 3, total: 3 },
-      { ...stat, mutation_id: 'm', passed: 1, total: 3 },
-      { ...stat, mutation_id: 'n', passed: 0, total: 3 },
-    ];
-    const f = fakeFetch({ status: 200, body: { run_id: ID, cells } });
-    const cli = new CliClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'k', projectId: ID, fetch: f.fetch });
-
-    // Act
-    const run = await cli.getCiRun(ID);
-
-    // Assess
-    expect(run.cells!.map((c) => [c.mutation_id, c.flaky, c.comparison, c.before])).toEqual([
-      [null, false, null, null],
-      ['m', true, null, null],
-      ['n', false, null, null],
-    ]);
-    expect(cli).toBeInstanceOf(RtsClient);
-  });
-});
-
 describe('the package', () => {
   const PKG = join(__dirname, '..', '..', '..', 'packages', 'sdk');
 
@@ -185,12 +159,12 @@ describe('the package', () => {
     expect(SDK_VERSION).toBe(JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')).version);
   });
 
-  it('is self-contained: its sources import only each other and node: built-ins, and stay under 400 lines', () => {
+  it('is self-contained: its sources import only each other and node: built-ins, and those written by hand stay under 400 lines', () => {
     const problems = sources(SRC).flatMap((file) => {
       const text = readFileSync(file, 'utf8');
       const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g)].map((m) => m[1]);
       const outside = specs.filter((s) => (s.startsWith('.') ? relative(SRC, resolve(dirname(file), s)).startsWith('..') : !s.startsWith('node:')));
-      const lines = text.split('\n').length;
+      const lines = relative(SRC, file).startsWith('generated') ? 0 : text.split('\n').length;
       return [...outside.map((s) => `${relative(SRC, file)} imports ${s}`), ...(lines > 400 ? [`${relative(SRC, file)}: ${lines} lines`] : [])];
     });
     expect(problems).toEqual([]);

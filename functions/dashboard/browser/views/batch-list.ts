@@ -3,12 +3,12 @@ import { api } from '../api';
 import { LIST_PAGE } from '../config';
 import { h, type Child } from '../dom';
 import { isActive, num, pct, shortCommit } from '../format';
-import type { BatchListItem, Page } from '../types';
+import type { CiBatchListItem, Page } from '../types';
 import { badge, batchLink, campaignLink, numCell, row, table, when, type Column } from '../widgets';
 
 /** The batches loaded so far (newest first) and the cursor of the next page (null when there is none). */
 export interface BatchPages {
-  items: BatchListItem[];
+  items: CiBatchListItem[];
   pages: number;
   next: string | null;
 }
@@ -23,7 +23,7 @@ function listPath(query: Readonly<Record<string, string>>, cursor: string | null
 export async function loadBatchPages(query: Readonly<Record<string, string>>, pages: number): Promise<BatchPages> {
   const out: BatchPages = { items: [], pages: 0, next: null };
   do {
-    const page = await api<Page<BatchListItem>>(listPath(query, out.next));
+    const page = await api<Page<CiBatchListItem>>(listPath(query, out.next));
     out.items.push(...(page.items || []));
     out.pages += 1;
     out.next = page.next_cursor || null;
@@ -34,7 +34,7 @@ export async function loadBatchPages(query: Readonly<Record<string, string>>, pa
 /** Adds the next page to `st` (no-op without a next page). */
 export async function loadMoreBatches(query: Readonly<Record<string, string>>, st: BatchPages): Promise<void> {
   if (!st.next) return;
-  const page = await api<Page<BatchListItem>>(listPath(query, st.next));
+  const page = await api<Page<CiBatchListItem>>(listPath(query, st.next));
   st.items.push(...(page.items || []));
   st.pages += 1;
   st.next = page.next_cursor || null;
@@ -50,7 +50,7 @@ function shortId(id: string): string {
   return id.length > 9 ? `${id.slice(0, 8)}\u2026` : id;
 }
 
-function batchRow(b: BatchListItem, names: ReadonlyMap<string, string>, withCampaign: boolean): HTMLTableRowElement {
+function batchRow(b: CiBatchListItem, names: ReadonlyMap<string, string>, withCampaign: boolean): HTMLTableRowElement {
   const md = b.metadata || {};
   const done = b.status === 'done';
   const regressed = b.regressed_count;

@@ -2,13 +2,17 @@
 import { h, type Child } from '../dom';
 import { deltaPct, num, safeUrl, shortCommit } from '../format';
 import { intervalBar } from '../interval';
-import type { BatchComparison, Change, CiBatch, CiMetadata } from '../types';
+import type { CiComparison, CiChange, CiBatchView, CiMetadata } from '../types';
 import { badge, batchLink, card, table, row, traceLabel } from '../widgets';
 
+/** The branch or the batch the batch asked to be compared with, or null. */
+const askedBranch = (b: CiBatchView) => (b.baseline && 'branch' in b.baseline ? b.baseline.branch : null);
+const askedBatch = (b: CiBatchView) => (b.baseline && 'batch_id' in b.baseline ? b.baseline.batch_id : null);
+
 /** The baseline the batch was compared with: a link to it, a "no baseline found" note, or nothing when none was asked for. */
-export function baselineValue(b: CiBatch): Child {
+export function baselineValue(b: CiBatchView): Child {
   const asked = b.baseline || null;
-  const branch = b.comparison?.baseline_branch || asked?.branch || null;
+  const branch = b.comparison?.baseline_branch || askedBranch(b) || null;
   if (b.baseline_batch_id) {
     return [
       h('span', { class: 'mono', id: 'baseline-link' }, batchLink(b.baseline_batch_id)),
@@ -20,15 +24,16 @@ export function baselineValue(b: CiBatch): Child {
 }
 
 /** A warning when a baseline was asked for and none was found: nothing was compared, which is not a failure by itself. */
-export function baselineMissingAlert(b: CiBatch): Child {
+export function baselineMissingAlert(b: CiBatchView): Child {
   if (!b.baseline_missing) return null;
-  const branch = b.baseline?.branch;
+  const branch = askedBranch(b);
+  const batch = askedBatch(b);
   return h(
     'div',
     { class: 'alert alert-warn', role: 'status' },
     h('strong', null, 'No baseline found: nothing was compared.'),
     branch ? ['No done batch of this campaign on branch ', h('span', { class: 'mono' }, branch), ' existed when this batch was submitted.'] : null,
-    b.baseline?.batch_id ? ['The baseline batch ', h('span', { class: 'mono' }, b.baseline.batch_id), ' was not usable.'] : null,
+    batch ? ['The baseline batch ', h('span', { class: 'mono' }, batch), ' was not usable.'] : null,
   );
 }
 
@@ -44,17 +49,17 @@ export function metadataPairs(md: CiMetadata | null | undefined): [string, Child
 }
 
 /** The panel with the pass rate's interval bar, once the batch is done and has one. */
-export function intervalPanel(b: CiBatch): Child {
+export function intervalPanel(b: CiBatchView): Child {
   const iv = b.pass_rate_interval;
   if (!iv || typeof iv.low !== 'number' || typeof iv.high !== 'number') return null;
   return h('div', { class: 'panel' }, intervalBar(iv, b.pass_rate, b.thresholds?.min_pass_rate_lower_bound));
 }
 
-function cellName(c: Change): Child {
+function cellName(c: CiChange): Child {
   return c.mutation_id ? h('span', { class: 'mono' }, c.mutation_id) : h('span', { class: 'muted' }, 'baseline');
 }
 
-function changeRows(kind: string, changes: readonly Change[] | undefined): HTMLTableRowElement[] {
+function changeRows(kind: string, changes: readonly CiChange[] | undefined): HTMLTableRowElement[] {
   return (changes || []).map((c) =>
     row([
       badge(kind, kind === 'fixed' ? 'ok' : kind === 'new unsafe' ? 'warn' : 'bad'),
@@ -71,7 +76,7 @@ function more(label: string, shown: number, total: number | undefined): Child {
 }
 
 /** "Changes since the baseline": counts, the pass-rate delta and the changed cells (the first 50 of each kind). */
-export function comparisonSection(cmp: BatchComparison | null | undefined): Child {
+export function comparisonSection(cmp: CiComparison | null | undefined): Child {
   if (!cmp) return null;
   const rows = [...changeRows('regressed', cmp.regressed), ...changeRows('fixed', cmp.fixed), ...changeRows('new unsafe', cmp.new_unsafe)];
   const truncated = [

@@ -5,7 +5,7 @@ import { h, renderKeepingFocus } from '../dom';
 import { fail } from '../failure';
 import { num, pct, thresholdsText } from '../format';
 import { poll } from '../polling';
-import type { Campaign, CiBatch } from '../types';
+import type { Campaign, CiBatchView } from '../types';
 import { badge, campaignLink, card, crumbs, link, meta, runLink, when } from '../widgets';
 import { baselineMissingAlert, baselineValue, comparisonSection, intervalPanel, metadataPairs } from './batch-sections';
 import { batchMatrix } from './matrix';
@@ -13,7 +13,7 @@ import { filterBar, loadScenarios, scenarioTable, type ScenarioFilter, type Scen
 
 /** The batch as last fetched, its campaign (name, mutations), and the scenario table's state. */
 interface BatchState {
-  batch: CiBatch | null;
+  batch: CiBatchView | null;
   campaign: Campaign | null;
   campaignAsked: boolean;
   scenarios: ScenarioState;
@@ -23,7 +23,7 @@ function coverageText(coverage: number): string {
   return `${Math.round(coverage * 10) / 10}%`;
 }
 
-function render(st: BatchState, b: CiBatch, onFilter: (f: ScenarioFilter) => void, onToggle: (runId: string) => void): void {
+function render(st: BatchState, b: CiBatchView, onFilter: (f: ScenarioFilter) => void, onToggle: (runId: string) => void): void {
   const coverage = b.scenario_coverage_pct;
   const done = b.status === 'done';
   const cmp = b.comparison;
@@ -128,7 +128,7 @@ export function batchView(id: string): Promise<void> {
     }, fail);
   }
 
-  async function loadCampaign(b: CiBatch): Promise<void> {
+  async function loadCampaign(b: CiBatchView): Promise<void> {
     if (st.campaignAsked || !b.campaign_id) return;
     st.campaignAsked = true;
     try {
@@ -140,7 +140,7 @@ export function batchView(id: string): Promise<void> {
 
   return poll(async () => {
     const filter = st.scenarios.filter;
-    const [b, items] = await Promise.all([api<CiBatch>(`/v1/ci/batch/${encodeURIComponent(id)}`), loadScenarios(id, filter)]);
+    const [b, items] = await Promise.all([api<CiBatchView>(`/v1/ci/batch/${encodeURIComponent(id)}`), loadScenarios(id, filter)]);
     await loadCampaign(b);
     st.batch = b;
     if (st.scenarios.filter === filter) st.scenarios.items = items;

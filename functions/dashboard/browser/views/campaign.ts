@@ -5,7 +5,7 @@ import { h, renderKeepingFocus, type Child } from '../dom';
 import { fail } from '../failure';
 import { compact, num, pct } from '../format';
 import { poll } from '../polling';
-import type { Campaign, EvalSet, Scenario } from '../types';
+import type { Campaign, EvalSet, CiScenario } from '../types';
 import { badge, batchLink, crumbs, link, meta, numCell, row, runLink, table, traceLabel, when } from '../widgets';
 import { anyBatchActive, batchesTable, loadBatchPages, loadMoreBatches, refreshingNote, type BatchPages } from './batch-list';
 
@@ -17,7 +17,7 @@ interface CampaignState {
   /** The batch whose scenarios gave the eval-set's names and latest results, with its status when they were read. */
   latestKey: string | null;
   latestBatch: string | null;
-  latest: Map<string, Scenario>;
+  latest: Map<string, CiScenario>;
   shown: number;
 }
 
@@ -32,9 +32,10 @@ function list(items: readonly Child[]): Child {
 }
 
 function targetText(c: Campaign): string {
-  const t = c.target || {};
-  const where = t.url || [t.base_url, t.model].filter(Boolean).join(' ');
-  return `${t.type || 'unknown'}${where ? ` ${where}` : ''}${typeof t.timeout_ms === 'number' ? ` (timeout ${t.timeout_ms} ms)` : ''}`;
+  const t = c.target;
+  const where = t.type === 'http' ? t.url : t.type === 'openai' ? [t.base_url, t.model].filter(Boolean).join(' ') : '';
+  const timeout = t.type === 'recorded' ? undefined : t.timeout_ms;
+  return `${t.type || 'unknown'}${where ? ` ${where}` : ''}${typeof timeout === 'number' ? ` (timeout ${timeout} ms)` : ''}`;
 }
 
 /** The campaign's settings as label/value pairs. */
@@ -114,7 +115,7 @@ async function refreshLatest(st: CampaignState): Promise<void> {
   if (!newest) return;
   const key = `${newest.ci_batch_id}:${newest.status}`;
   if (key === st.latestKey) return;
-  const items = await allPages<Scenario>(`/v1/ci/batch/${encodeURIComponent(newest.ci_batch_id)}/scenarios?limit=${LIST_PAGE}`);
+  const items = await allPages<CiScenario>(`/v1/ci/batch/${encodeURIComponent(newest.ci_batch_id)}/scenarios?limit=${LIST_PAGE}`);
   st.latest = new Map(items.map((s) => [s.trace_id, s]));
   st.latestBatch = newest.ci_batch_id;
   st.latestKey = key;

@@ -5,7 +5,7 @@ import { h, renderKeepingFocus } from '../dom';
 import { fail } from '../failure';
 import { isActive, num, pct } from '../format';
 import { poll } from '../polling';
-import type { BatchListItem, Campaign, Page, Run } from '../types';
+import type { CiBatchListItem, Campaign, Page, Run } from '../types';
 import { campaignLink, link, numCell, row, runLink, runStatusBadges, table, traceLabel, when } from '../widgets';
 import { batchesTable } from './batch-list';
 
@@ -69,7 +69,7 @@ export function homeView(): Promise<void> {
     const [runPage, campaignPage, batchPage] = await Promise.all([
       api<Page<Run>>('/v1/runs?limit=50'),
       api<Page<Campaign>>('/v1/campaigns'),
-      api<Page<BatchListItem>>(`/v1/ci/batches?limit=${HOME_BATCHES}`),
+      api<Page<CiBatchListItem>>(`/v1/ci/batches?limit=${HOME_BATCHES}`),
     ]);
     const runs = runPage.items || [];
     const batches = batchPage.items || [];

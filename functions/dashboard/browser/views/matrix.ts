@@ -4,7 +4,7 @@
 import { DASH } from '../config';
 import { h, type Child } from '../dom';
 import { isActive } from '../format';
-import type { Campaign, Run, Scenario, ScoredAttempt } from '../types';
+import type { Campaign, RunDetail, CiScenario, AttemptScore } from '../types';
 import { traceLabel } from '../widgets';
 
 export type CellState = 'passed' | 'failed' | 'unsafe' | 'error' | 'pending' | 'none';
@@ -131,7 +131,7 @@ function matrix(caption: string, cols: readonly Column[], campaign: Campaign | n
 }
 
 /** A batch's matrix: one row per scenario (its trace), each cell that run's cell, linking to its first attempt. */
-export function batchMatrix(items: readonly Scenario[] | null, campaign: Campaign | null, caption: string): HTMLElement {
+export function batchMatrix(items: readonly CiScenario[] | null, campaign: Campaign | null, caption: string): HTMLElement {
   const list = items || [];
   const cols = columns(
     campaign,
@@ -167,7 +167,7 @@ export function batchMatrix(items: readonly Scenario[] | null, campaign: Campaig
   return matrix(caption, cols, campaign, rows, items ? 'No scenario run has finished yet.' : 'Loading...');
 }
 
-function countsOf(attempts: readonly ScoredAttempt[]): CellCounts {
+function countsOf(attempts: readonly AttemptScore[]): CellCounts {
   return {
     passed: attempts.filter((a) => a.status === 'passed').length,
     total: attempts.length,
@@ -180,7 +180,7 @@ function countsOf(attempts: readonly ScoredAttempt[]): CellCounts {
  * A run's matrix: a row for its trace (each mutation's passes out of its repeats, linking to its first attempt) and,
  * with repeats, one row per repeat (each cell one attempt, linking to it).
  */
-export function runMatrix(run: Run, campaign: Campaign | null): HTMLElement {
+export function runMatrix(run: RunDetail, campaign: Campaign | null): HTMLElement {
   const attempts = run.scoring?.attempts || [];
   const cols = columns(
     campaign,
@@ -189,8 +189,8 @@ export function runMatrix(run: Run, campaign: Campaign | null): HTMLElement {
   const repeats = campaign?.repeats ?? Math.max(1, ...attempts.map((a) => a.repeat || 1));
   const active = isActive(run.status);
   const name = run.trace_name || run.trace_id || 'this trace';
-  const anchor = (a: ScoredAttempt): string => `/runs/${encodeURIComponent(run.run_id)}#attempt-${a.attempt}`;
-  const cell = (col: Column, of: readonly ScoredAttempt[], label: string, n: number): MatrixCell => {
+  const anchor = (a: AttemptScore): string => `/runs/${encodeURIComponent(run.run_id)}#attempt-${a.attempt}`;
+  const cell = (col: Column, of: readonly AttemptScore[], label: string, n: number): MatrixCell => {
     const counts = countsOf(of);
     const state: CellState = counts.total === 0 ? (active ? 'pending' : 'none') : stateOf(counts);
     const fraction = n > 1 && counts.total ? `${counts.passed}/${counts.total}` : undefined;

@@ -2,7 +2,7 @@
 import { h, type Child } from '../dom';
 import { badgeKind, compact, num, safeUrl, thresholdsText } from '../format';
 import { decorate } from '../highlight';
-import type { AttemptDetail, CiRun, ScoredAttempt, SecurityEvents } from '../types';
+import type { AttemptDetail, CiRunView, AttemptScore, SecurityEventsByAttempt } from '../types';
 import { badge, batchLink, meta, numCell, row, table } from '../widgets';
 
 function criterionLabel(c: unknown): string {
@@ -12,7 +12,7 @@ function criterionLabel(c: unknown): string {
 }
 
 /** Why an attempt failed: missed criteria, plus the two causes that are not criteria (a policy deny, an unsafe action). */
-export function failedChecks(a: ScoredAttempt, detail: AttemptDetail | undefined): HTMLElement {
+export function failedChecks(a: AttemptScore, detail: AttemptDetail | undefined): HTMLElement {
   const items = (a.checks || [])
     .filter((c) => !c.passed)
     .map((c) => h('li', null, h('span', { class: 'mono' }, criterionLabel(c.criterion)), c.detail ? `: ${c.detail}` : ''));
@@ -26,7 +26,7 @@ export function failedChecks(a: ScoredAttempt, detail: AttemptDetail | undefined
 }
 
 /** The CI verdict of a CI run (decision, reasons, thresholds, batch, commit, pipeline); nothing for other runs. */
-export function ciPanel(ci: CiRun | null): Child {
+export function ciPanel(ci: CiRunView | null): Child {
   if (!ci) return null;
   const md = ci.metadata || {};
   const pipeline = safeUrl(md.pipeline_url);
@@ -52,7 +52,7 @@ export function ciPanel(ci: CiRun | null): Child {
 }
 
 /** Every security event of the run, one row each, by attempt; a loading note until they have arrived. */
-export function securityTable(sec: SecurityEvents | null): HTMLElement {
+export function securityTable(sec: SecurityEventsByAttempt | null): HTMLElement {
   const rows: HTMLTableRowElement[] = [];
   for (const a of sec?.attempts || []) {
     for (const e of a.events || []) {

@@ -1,6 +1,6 @@
 // The attempt the run page's address names: `#attempt-<n>`, or an attack-matrix cell's `#baseline` or
 // `#mutation-<id>`, which stand for the first attempt of that mutation (found in the run's scored attempts).
-import type { ScoredAttempt } from '../types';
+import type { AttemptScore } from '../types';
 
 /** An attempt by number, or the first attempt of a mutation (null: the baseline). */
 export type Target = { attempt: number } | { mutation: string | null };
@@ -21,7 +21,7 @@ export function parseTarget(hash: string): Target | null {
 }
 
 /** The attempt number the target names among the scored attempts; null while it is not scored (or does not exist). */
-export function resolveTarget(target: Target, attempts: readonly ScoredAttempt[]): number | null {
+export function resolveTarget(target: Target, attempts: readonly AttemptScore[]): number | null {
   if ('attempt' in target) return attempts.some((a) => a.attempt === target.attempt) ? target.attempt : null;
   let first: number | null = null;
   for (const a of attempts) if ((a.mutation_id ?? null) === target.mutation && (first === null || a.attempt < first)) first = a.attempt;

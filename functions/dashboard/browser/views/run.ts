@@ -5,7 +5,7 @@ import { h, renderKeepingFocus, type Child } from '../dom';
 import { fail } from '../failure';
 import { duration, isActive, num, pct } from '../format';
 import { poll } from '../polling';
-import type { AttemptDetail, Campaign, CiRun, Run, ScoredAttempt, SecurityEvents } from '../types';
+import type { AttemptDetail, Campaign, CiRunView, RunDetail, AttemptScore, SecurityEventsByAttempt } from '../types';
 import { badge, batchLink, campaignLink, card, crumbs, link, meta, numCell, row, runStatusBadges, table, traceLabel, when } from '../widgets';
 import { runMatrix } from './matrix';
 import { ciPanel, failedChecks, securityTable } from './run-sections';
@@ -14,7 +14,7 @@ import { transcriptBlock, type TextState } from './transcript';
 
 /** What the run page has loaded so far and which transcripts are open. */
 interface RunState {
-  run: Run | null;
+  run: RunDetail | null;
   expanded: Set<number>;
   /** status:attempts:security events of the run when its attempts were last fetched. */
   detailKey: string | null;
@@ -24,8 +24,8 @@ interface RunState {
   whole: Map<number, AttemptDetail>;
   /** Whole attempts being fetched. */
   fetching: Set<number>;
-  security: SecurityEvents | null;
-  ci: CiRun | null;
+  security: SecurityEventsByAttempt | null;
+  ci: CiRunView | null;
   /** The CI verdict is final, or the run is not a CI run. */
   ciDone: boolean;
   /** The run's campaign (the matrix's columns and mutation types), once asked for; null when unreadable. */
@@ -42,7 +42,7 @@ interface RunState {
 /** The current run page's listeners for hash changes and cell clicks (replaced when the view starts again). */
 let listeners: { hash: () => void; click: (ev: Event) => void } | null = null;
 
-function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
+function attemptRows(st: RunState, scored: readonly AttemptScore[], toggle: (attempt: number) => void): HTMLTableRowElement[] {
   const details = new Map<number, AttemptDetail>();
   for (const a of st.attempts || []) details.set(a.attempt, st.whole.get(a.attempt) || a);
   const rows: HTMLTableRowElement[] = [];
@@ -80,7 +80,7 @@ function attemptRows(st: RunState, scored: readonly ScoredAttempt[], toggle: (at
   return rows;
 }
 
-function render(st: RunState, run: Run, toggle: (attempt: number) => void): void {
+function render(st: RunState, run: RunDetail, toggle: (attempt: number) => void): void {
   const s = run.summary || {};
   const rows = attemptRows(st, run.scoring?.attempts || [], toggle);
   const progress = run.attempt_total ? `${num(s.attempt_count)} / ${num(run.attempt_total)}` : num(s.attempt_count);
@@ -143,7 +143,7 @@ function render(st: RunState, run: Run, toggle: (attempt: number) => void): void
 }
 
 /** A note when the address names an attempt this finished run does not have. */
-function missingTarget(st: RunState, run: Run): Child {
+function missingTarget(st: RunState, run: RunDetail): Child {
   if (!st.target || isActive(run.status) || resolveTarget(st.target, run.scoring?.attempts || []) !== null) return null;
   return h('p', { class: 'alert alert-warn', role: 'status' }, `This run has no ${targetText(st.target)}.`);
 }
@@ -240,7 +240,7 @@ export function runView(id: string): Promise<void> {
   document.addEventListener('click', listeners.click);
 
   return poll(async () => {
-    const run = await api<Run>(path);
+    const run = await api<RunDetail>(path);
     const s = run.summary || {};
     const key = `${run.status}:${s.attempt_count}:${s.security_events_count}`;
     const jobs: Promise<void>[] = [];
@@ -252,7 +252,7 @@ export function runView(id: string): Promise<void> {
         }),
       );
       jobs.push(
-        api<SecurityEvents>(`${path}/security-events`).then((b) => {
+        api<SecurityEventsByAttempt>(`${path}/security-events`).then((b) => {
           st.security = b;
         }),
       );
@@ -269,7 +269,7 @@ export function runView(id: string): Promise<void> {
     }
     if (!st.ciDone && (run.source === 'ci' || !run.source)) {
       jobs.push(
-        api<CiRun>(`/v1/ci/runs/${encodeURIComponent(id)}`).then(
+        api<CiRunView>(`/v1/ci/runs/${encodeURIComponent(id)}`).then(
           (b) => {
             st.ci = b;
             if (b.decision !== 'pending') st.ciDone = true;

@@ -4,7 +4,7 @@ import { allPages } from '../api';
 import { LIST_PAGE } from '../config';
 import { h, type Child } from '../dom';
 import { num, pct } from '../format';
-import type { Scenario, ScenarioCell } from '../types';
+import type { CiScenario, CiCell } from '../types';
 import { badge, link, numCell, row, table } from '../widgets';
 
 /** The status filters of GET /v1/ci/batch/{id}/scenarios; '' shows every scenario. */
@@ -14,14 +14,14 @@ export type ScenarioFilter = (typeof FILTERS)[number];
 /** The scenario table's state: the filter, the scenarios it last loaded (null while loading), which rows are open. */
 export interface ScenarioState {
   filter: ScenarioFilter;
-  items: Scenario[] | null;
+  items: CiScenario[] | null;
   expanded: Set<string>;
 }
 
 /** Every scenario of batch `id` that matches `filter`, all pages. */
-export function loadScenarios(id: string, filter: ScenarioFilter): Promise<Scenario[]> {
+export function loadScenarios(id: string, filter: ScenarioFilter): Promise<CiScenario[]> {
   const status = filter ? `&status=${encodeURIComponent(filter)}` : '';
-  return allPages<Scenario>(`/v1/ci/batch/${encodeURIComponent(id)}/scenarios?limit=${LIST_PAGE}${status}`);
+  return allPages<CiScenario>(`/v1/ci/batch/${encodeURIComponent(id)}/scenarios?limit=${LIST_PAGE}${status}`);
 }
 
 function filterLabel(f: ScenarioFilter): string {
@@ -43,27 +43,27 @@ export function filterBar(st: ScenarioState, onFilter: (f: ScenarioFilter) => vo
   );
 }
 
-function cellMutation(c: ScenarioCell): Child {
+function cellMutation(c: CiCell): Child {
   return c.mutation_id ? h('span', { class: 'mono' }, c.mutation_id) : h('span', { class: 'muted' }, 'baseline');
 }
 
-function passes(c: ScenarioCell): string {
+function passes(c: CiCell): string {
   return `${num(c.passed)}/${num(c.total)}`;
 }
 
-function cellFailed(c: ScenarioCell): boolean {
+function cellFailed(c: CiCell): boolean {
   return typeof c.passed === 'number' && typeof c.total === 'number' && c.passed < c.total;
 }
 
 /** The failing cells of a scenario in one line: `mutation passed/total`, at most three, then a count. */
-function failingSummary(s: Scenario): Child {
+function failingSummary(s: CiScenario): Child {
   const failing = (s.cells || []).filter((element) => cellFailed(element));
   if (!failing.length) return h('span', { class: 'muted' }, s.cells?.length ? 'none' : '-');
   const shown = failing.slice(0, 3).map((c, i) => [i ? ', ' : '', cellMutation(c), ` ${passes(c)}`]);
   return [shown, failing.length > 3 ? ` and ${failing.length - 3} more` : ''];
 }
 
-function cellsTable(s: Scenario): HTMLElement {
+function cellsTable(s: CiScenario): HTMLElement {
   const rows = (s.cells || []).map((c) =>
     row(
       [
@@ -102,7 +102,7 @@ function cellsTable(s: Scenario): HTMLElement {
   );
 }
 
-function detail(s: Scenario): HTMLElement {
+function detail(s: CiScenario): HTMLElement {
   return h(
     'div',
     { class: 'scenario-detail' },
@@ -118,7 +118,7 @@ function detail(s: Scenario): HTMLElement {
   );
 }
 
-function scenarioRows(st: ScenarioState, items: readonly Scenario[], onToggle: (runId: string) => void): HTMLTableRowElement[] {
+function scenarioRows(st: ScenarioState, items: readonly CiScenario[], onToggle: (runId: string) => void): HTMLTableRowElement[] {
   const out: HTMLTableRowElement[] = [];
   items.forEach((s, i) => {
     const open = st.expanded.has(s.run_id);

@@ -7,6 +7,9 @@ import { decorate, evidenceIn, lineCount, printResult } from '../highlight';
 import type { AttemptDetail, PolicyEvent, SecurityEvent, TranscriptEntry } from '../types';
 import { badge, numCell, row, table } from '../widgets';
 
+type ToolResultEntry = Extract<TranscriptEntry, { type: 'tool_result' }>;
+type MessageEntry = Extract<TranscriptEntry, { type: 'message' }>;
+
 /** Which long texts the reader opened in full, and how to open or close one (by its element id). */
 export interface TextState {
   open: Set<string>;
@@ -34,7 +37,7 @@ function textBlock(nodes: Child[], lines: number, key: string, ts: TextState, cl
   ];
 }
 
-function toolResult(e: TranscriptEntry, key: string, ts: TextState, injections: readonly SecurityEvent[]): HTMLLIElement {
+function toolResult(e: ToolResultEntry, key: string, ts: TextState, injections: readonly SecurityEvent[]): HTMLLIElement {
   const served = e.served || 'recorded';
   const flagged = injections.length > 0;
   const hasResult = e.result !== undefined && e.result !== null;
@@ -72,7 +75,7 @@ function toolResult(e: TranscriptEntry, key: string, ts: TextState, injections: 
   );
 }
 
-function message(e: TranscriptEntry, key: string, ts: TextState): HTMLLIElement {
+function message(e: MessageEntry, key: string, ts: TextState): HTMLLIElement {
   const role = e.role || 'message';
   const text = e.content !== null && e.content !== undefined ? asText(e.content) : null;
   return h(
@@ -111,7 +114,8 @@ function injectionsByEntry(entries: readonly TranscriptEntry[], events: readonly
     if (ev.kind !== 'prompt_injection' || ev.source?.type !== 'tool_result') continue;
     const candidates = entries
       .map((e, i) => [e, i] as const)
-      .filter(([e]) => e.type === 'tool_result' && e.tool === ev.source?.tool && (ev.step === undefined || e.step === ev.step));
+      .filter((c): c is readonly [ToolResultEntry, number] => c[0].type === 'tool_result')
+      .filter(([e]) => e.tool === ev.source?.tool && (ev.step === undefined || e.step === ev.step));
     const holding = candidates.length > 1 ? candidates.filter(([e]) => evidenceIn(e.result, ev.evidence || '')) : candidates;
     for (const [, i] of holding.length ? holding : candidates) out.set(i, [...(out.get(i) || []), ev]);
   }

@@ -2,7 +2,7 @@
 import type { Pages } from '../api';
 import { h, type Child } from '../dom';
 import { duration } from '../format';
-import type { Delivery, DeliveryTry } from '../types';
+import type { Delivery, DeliveryAttempt } from '../types';
 import { badge, row, table, when } from '../widgets';
 import { resultNote, type ActionResult } from './webhook-actions';
 
@@ -17,7 +17,7 @@ export interface LogOptions {
 /** The key of a delivery's resend in the page's busy set and results. */
 export const resendKey = (deliveryId: string): string => `resend:${deliveryId}`;
 
-function tryItem(t: DeliveryTry, n: number): HTMLLIElement {
+function tryItem(t: DeliveryAttempt, n: number): HTMLLIElement {
   const code = typeof t.status_code === 'number' ? t.status_code : null;
   const status = code === null ? badge('no answer', 'bad') : badge(`HTTP ${code}`, code >= 200 && code < 300 ? 'ok' : 'bad');
   const error = t.error && t.error !== `HTTP ${code}` ? h('span', { class: 'error-text' }, t.error) : null;

@@ -4,7 +4,7 @@ import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
 import { deliveryBody } from '../../../../functions/core/webhooks/signing';
 import { canonicalJson } from '../../../../functions/core/json';
 import { OutboundError, type OutboundResponse } from '../../../../functions/ports';
-import { verifySignature } from '../../../../functions/sdk/verify';
+import { verifySignature } from '../../../../packages/sdk/src/verify';
 import { busEvent, harness, ok, PROJECT, refused, timeout } from '../../../helpers/webhook-harness';
 
 describe('webhook delivery', () => {

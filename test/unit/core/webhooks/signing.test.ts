@@ -1,7 +1,7 @@
 // The delivery body is canonical JSON of the four envelope fields; signatures are HMAC-SHA256 and verify only over the raw bytes.
 import { deliveryBody, signPayload } from '../../../../functions/core/webhooks/signing';
 import type { EventEnvelope } from '../../../../functions/core/events';
-import { verifySignature } from '../../../../functions/sdk/verify';
+import { verifySignature } from '../../../../packages/sdk/src/verify';
 
 const envelope: EventEnvelope = {
   event_type: 'run.completed',

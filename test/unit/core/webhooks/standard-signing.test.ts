@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { deliveryHeaders, standardKey, standardSignature } from '../../../../functions/core/webhooks/signing';
 import { newWebhookSecret } from '../../../../functions/core/ids';
-import { verifySignature, verifyStandardWebhook } from '../../../../functions/sdk/verify';
+import { verifySignature, verifyStandardWebhook } from '../../../../packages/sdk/src/verify';
 
 const BODY =
   '{"created_at":"2026-11-21T23:59:01.123456+00:00","data":{"run_id":"r1","note":"naïve ✓"},"event_type":"run.completed","project_id":"p"}';

@@ -1,5 +1,6 @@
-// Types of the rts API, generated from GET /v1/openapi.json by openapi-typescript: `npm run openapi:types`.
-// Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.
+// Types of the rts API, generated from its OpenAPI document (GET /v1/openapi.json) by openapi-typescript:
+// `npm run openapi:types`. Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.
+// The SDK names these shapes in ../types.ts.
 export interface paths {
   '/health': {
     parameters: {
@@ -571,9 +572,13 @@ export interface components {
             tool_calls?: {
               id: string;
               name: string;
-              arguments?: {
-                [key: string]: unknown;
-              } | null;
+              /** @description An object, or a JSON string holding one; absent or null is {}. */
+              arguments?:
+                | {
+                    [key: string]: unknown;
+                  }
+                | string
+                | null;
             }[];
           }
         | {
@@ -2527,9 +2532,13 @@ export interface components {
       max_unsafe?: number;
       /** @default 0 */
       max_failures?: number;
+      /** @description The Wilson 95 % lower bound of the pass rate must reach this (absent: not checked). */
       min_pass_rate_lower_bound?: number;
+      /** @description At most this many scenarios with a flaky cell (absent: not checked). */
       max_flaky?: number;
+      /** @description The share of cells whose repeats all passed must reach this (absent: not checked). */
       min_pass_hat_k?: number;
+      /** @description At most this many cells regressed against the baseline (absent: 0 when a baseline is given, else not checked). */
       max_regressions?: number;
     };
     /** @description Compare with a batch by id, or with the latest done batch of the same campaign on a branch. */
@@ -2798,7 +2807,19 @@ export interface components {
        *       "ci.decision.fail"
        *     ]
        */
-      events: string[];
+      events: (
+        | 'trace.created'
+        | 'trace.updated'
+        | 'run.created'
+        | 'run.queued'
+        | 'run.completed'
+        | 'run.pack_queued'
+        | 'run.replay_queued'
+        | 'campaign.created'
+        | 'ci.decision.pass'
+        | 'ci.decision.fail'
+        | '*'
+      )[];
       /** @default true */
       is_enabled?: boolean;
       description?: string | null;
@@ -2853,7 +2874,19 @@ export interface components {
        *       "ci.decision.fail"
        *     ]
        */
-      events?: string[];
+      events?: (
+        | 'trace.created'
+        | 'trace.updated'
+        | 'run.created'
+        | 'run.queued'
+        | 'run.completed'
+        | 'run.pack_queued'
+        | 'run.replay_queued'
+        | 'campaign.created'
+        | 'ci.decision.pass'
+        | 'ci.decision.fail'
+        | '*'
+      )[];
       is_enabled?: boolean;
       description?: string | null;
     };
