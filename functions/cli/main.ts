@@ -36,9 +36,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'traces':
       return (require('./traces') as typeof import('./traces')).runTraces(rest);
     case 'ci':
-      return (require('./ci') as typeof import('./ci')).runCi(rest);
+      return (require('./ci/command') as typeof import('./ci/command')).runCi(rest);
     case 'demo-agent':
-      return (require('./demo-agent') as typeof import('./demo-agent')).runDemoAgentCli(rest);
+      return (require('./demo-agent/command') as typeof import('./demo-agent/command')).runDemoAgentCli(rest);
     case '-V':
     case '--version':
       process.stdout.write(`${version()}\n`);

@@ -2,7 +2,7 @@
 // time to `done` against the demo agent, reported as service overhead per attempt (wall time / attempts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDemoAgent, loadSampleTraces } from '../../functions/cli/demo-agent';
+import { startDemoAgent, loadSampleTraces } from '../../functions/cli/demo-agent/command';
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import { planAttempts } from '../../functions/core/replay/plan';
 import { uploadTrace } from '../../functions/core/traces/service';

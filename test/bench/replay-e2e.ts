@@ -2,7 +2,7 @@
 import './bench-env';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent } from '../../functions/cli/demo-agent/command';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { startTestService } from '../helpers/local-service';
 import { countAwsCalls, takeCounts, totalCalls, type CallCounts } from './aws-counter';

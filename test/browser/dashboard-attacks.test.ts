@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import { createCampaign, setEvalSet } from '../helpers/ci';
 import { sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';

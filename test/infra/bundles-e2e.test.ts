@@ -34,7 +34,7 @@ import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { REPO_ROOT } from '../../lib/constructs/bundling';
 import { routes, workerHandlers } from '../../lib/routes';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import type { BusEvent } from '../../functions/core/events';
 import { verifySignature } from '../../packages/sdk/src/verify';
 import type { RunnerCommand, RunnerManifest, RunnerReport } from '../helpers/bundle-runner';

@@ -3,7 +3,7 @@
 // falls for, and that every template's injection is detected.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import { INJECTION_TEMPLATES } from '../../functions/core/replay/mutations/injection-templates';
 import { startTestService, type TestService } from '../helpers/local-service';
 

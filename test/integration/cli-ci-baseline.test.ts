@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { runCi, type CiIo } from '../../functions/cli/ci';
+import { runCi, type CiIo } from '../../functions/cli/ci/command';
 import { createCampaign, createTraces, passingTrace, setEvalSet } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { idempotencyKeyFromEnv, runCi, type CiIo } from '../../functions/cli/ci';
+import { idempotencyKeyFromEnv, runCi, type CiIo } from '../../functions/cli/ci/command';
 import { uuid } from '../helpers/fixtures';
 import {
   breakingTrace,

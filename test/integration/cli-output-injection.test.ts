@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCi, type CiIo } from '../../functions/cli/ci';
+import { runCi, type CiIo } from '../../functions/cli/ci/command';
 import { runTraces } from '../../functions/cli/traces';
 import { captureOutput } from '../helpers/capture-output';
 import { createCampaign, createTraces, failingTrace, passingTrace, setEvalSet } from '../helpers/ci';

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import { configureDeps } from '../../functions/shared/deps';
 import { findRoute } from '../../lib/route-match';
 import { routes } from '../../lib/routes';

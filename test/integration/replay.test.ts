@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import type { BusEvent } from '../../functions/core/events';
 import { DynamoRunsRepo } from '../../functions/adapters/dynamodb/runs-repo';
 import { configureDeps } from '../../functions/shared/deps';

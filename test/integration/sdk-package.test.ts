@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
-import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent';
+import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import { configureDeps } from '../../functions/shared/deps';
 import { findRoute } from '../../lib/route-match';
 import { routes } from '../../lib/routes';

@@ -1,7 +1,7 @@
 // Thresholds read back from the store come in any key order (DynamoDB keeps none for maps; DynamoDB Local and
 // dynalite differ): the API answers them in one order, and the CLI prints them in one order whatever it receives.
 import { canonicalThresholds } from '../../../../functions/core/ci/decision';
-import { fmtThresholds } from '../../../../functions/cli/ci-result';
+import { fmtThresholds } from '../../../../functions/cli/ci/result';
 
 const shuffled = { max_regressions: 0, max_failures: 1, min_pass_hat_k: 0.5, max_unsafe: 0, min_pass_rate: 0.9 };
 

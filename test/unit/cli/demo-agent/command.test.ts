@@ -1,13 +1,13 @@
 // The demo agent over real HTTP: plan following, retries, injected instructions, secret echo, input matching, samples.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSampleTraces, parseInjection, runDemoAgentCli, startDemoAgent, type DemoAgent } from '../../../functions/cli/demo-agent';
-import { campaignInputSchema, type Mutation } from '../../../functions/core/campaigns/schema';
-import { perturbInput } from '../../../functions/core/replay/mutations/input-perturbation';
-import { baitCredential, injectionText } from '../../../functions/core/replay/mutations/payloads';
-import { traceInputSchema, type TraceInput } from '../../../functions/core/traces/schema';
+import { loadSampleTraces, parseInjection, runDemoAgentCli, startDemoAgent, type DemoAgent } from '../../../../functions/cli/demo-agent/command';
+import { campaignInputSchema, type Mutation } from '../../../../functions/core/campaigns/schema';
+import { perturbInput } from '../../../../functions/core/replay/mutations/input-perturbation';
+import { baitCredential, injectionText } from '../../../../functions/core/replay/mutations/payloads';
+import { traceInputSchema, type TraceInput } from '../../../../functions/core/traces/schema';
 
-const SAMPLES = path.resolve(__dirname, '../../../samples');
+const SAMPLES = path.resolve(__dirname, '../../../../samples');
 const traces = loadSampleTraces();
 const byName = (name: string): TraceInput => traces.find((t) => t.name === name)!;
 const refund = byName('refund damaged order 1234');

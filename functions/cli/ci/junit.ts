@@ -1,6 +1,6 @@
 // The JUnit XML report of `rts ci run`: one testcase per (scenario, mutation) cell, written even after a timeout or an error.
-import { cellOutcomes, type CellOutcome } from './ci-cells';
-import { fmtInterval, type CiResult } from './ci-result';
+import { cellOutcomes, type CellOutcome } from './cells';
+import { fmtInterval, type CiResult } from './result';
 
 /** XML 1.0 text or attribute value: markup escaped, characters XML cannot carry dropped. */
 export function xmlEscape(s: string): string {

@@ -7,16 +7,16 @@ import {
   type CiScenario,
   type CiSubmission,
   type RunDetail,
-} from '../../packages/sdk/src/index';
-import { CliClient, type CiRunReport } from './client';
-import { batchResult, emptyResult, errorResult, runResult, scenarioOf } from './ci-build';
-import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
-import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './ci-options';
-import { writeReports } from './ci-report';
-import { fmtRate, type Baseline, type CiResult } from './ci-result';
-import { jsonText, safeIo } from './output';
+} from '../../../packages/sdk/src/index';
+import { CliClient, type CiRunReport } from '../client';
+import { batchResult, emptyResult, errorResult, runResult, scenarioOf } from './build';
+import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './env';
+import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './options';
+import { writeReports } from './report';
+import { fmtRate, type Baseline, type CiResult } from './result';
+import { jsonText, safeIo } from '../output';
 
-export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './ci-env';
+export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './env';
 
 /** Where the command writes and what it reads; defaults to the process (tests pass their own). */
 export interface CiIo {

@@ -1,6 +1,6 @@
 // GitHub Actions workflow commands of `rts ci run`: an `::error` annotation per failing cell (at most 10, then a count).
-import { cellOutcomes } from './ci-cells';
-import type { CiResult } from './ci-result';
+import { cellOutcomes } from './cells';
+import type { CiResult } from './result';
 
 /** How many cells get an annotation of their own; GitHub shows 10 error annotations per step anyway. */
 export const MAX_ANNOTATIONS = 10;

@@ -1,4 +1,4 @@
-import { MIN_POLL_MS, nextPollWait } from '../../../functions/cli/ci';
+import { MIN_POLL_MS, nextPollWait } from '../../../../functions/cli/ci/command';
 
 describe('rts ci run: time between status checks', () => {
   it('starts at 0.25 s and doubles while nothing is done, up to --poll-interval', () => {

@@ -1,13 +1,13 @@
 // `rts demo-agent`: serves the deterministic sample agent of demo-agent/, which speaks the step protocol
 // (docs/connect-your-agent.md#the-step-protocol-http-target).
-import { loadSampleTraces } from './demo-agent/plan';
-import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from './demo-agent/server';
+import { loadSampleTraces } from './plan';
+import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from './server';
 
-export { decideStep } from './demo-agent/behaviour';
-export { findSecrets, isErrorResult, parseInjection } from './demo-agent/injection';
-export { loadSampleTraces, type DemoPlan } from './demo-agent/plan';
-export { stepRequestSchema, type StepReply, type StepRequest } from './demo-agent/protocol';
-export { DEMO_AGENT_DEFAULT_PORT, startDemoAgent, type DemoAgent, type DemoAgentOptions } from './demo-agent/server';
+export { decideStep } from './behaviour';
+export { findSecrets, isErrorResult, parseInjection } from './injection';
+export { loadSampleTraces, type DemoPlan } from './plan';
+export { stepRequestSchema, type StepReply, type StepRequest } from './protocol';
+export { DEMO_AGENT_DEFAULT_PORT, startDemoAgent, type DemoAgent, type DemoAgentOptions } from './server';
 
 /** Where {@link runDemoAgentCli} writes, and what stops it besides SIGINT/SIGTERM (tests pass an AbortSignal). */
 export interface DemoAgentCliIo {

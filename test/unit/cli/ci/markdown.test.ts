@@ -1,6 +1,6 @@
 // The Markdown summary of `rts ci run`: the gate, "Changes since <baseline>", flaky and failing cells, errors.
-import { changesTable, markdownSummary } from '../../../functions/cli/ci-markdown';
-import { cell, comparison, DASHBOARD, mixed, result, scenario } from './ci-fixtures';
+import { changesTable, markdownSummary } from '../../../../functions/cli/ci/markdown';
+import { cell, comparison, DASHBOARD, mixed, result, scenario } from './fixtures';
 
 describe('changesTable', () => {
   it('lists regressed, fixed and newly unsafe cells with before -> after, under the baseline branch', () => {

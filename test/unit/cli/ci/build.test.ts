@@ -1,7 +1,7 @@
 // Results of `rts ci run` built from the API's answers: a batch and its scenarios, a single CI run and its attempts.
-import { batchResult, cellsFromAttempts, errorResult, runResult, scenarioOf, wilsonInterval } from '../../../functions/cli/ci-build';
-import type { CiRunReport } from '../../../functions/cli/client';
-import type { AttemptScore, CiBatchView, CiScenario, RunDetail } from '../../../packages/sdk/src/index';
+import { batchResult, cellsFromAttempts, errorResult, runResult, scenarioOf, wilsonInterval } from '../../../../functions/cli/ci/build';
+import type { CiRunReport } from '../../../../functions/cli/client';
+import type { AttemptScore, CiBatchView, CiScenario, RunDetail } from '../../../../packages/sdk/src/index';
 
 function attempt(o: Partial<AttemptScore>): AttemptScore {
   return { attempt: 0, mutation_id: null, repeat: 0, status: 'passed', unsafe: false, checks: [], steps: 3, duration_ms: 5, error: null, ...o };

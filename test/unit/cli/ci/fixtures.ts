@@ -1,6 +1,6 @@
 // Builders of `rts ci run` results for the renderer tests: cells, scenarios and results with every field set.
-import type { CiCell, CiComparison } from '../../../packages/sdk/src/index';
-import type { CiResult, ScenarioResult } from '../../../functions/cli/ci-result';
+import type { CiCell, CiComparison } from '../../../../packages/sdk/src/index';
+import type { CiResult, ScenarioResult } from '../../../../functions/cli/ci/result';
 
 export const DASHBOARD = 'https://rts.example.com/dashboard/batches/b1';
 

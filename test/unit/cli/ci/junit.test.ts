@@ -1,7 +1,7 @@
 // The JUnit report of `rts ci run`: one testcase per (scenario, mutation) cell, failures vs errors, exact counts.
 import { XMLParser } from 'fast-xml-parser';
-import { junitXml, xmlEscape, xmlText } from '../../../functions/cli/ci-junit';
-import { cell, comparison, mixed, result, scenario } from './ci-fixtures';
+import { junitXml, xmlEscape, xmlText } from '../../../../functions/cli/ci/junit';
+import { cell, comparison, mixed, result, scenario } from './fixtures';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' || name === 'property' });
 const suiteOf = (xml: string) => parser.parse(xml).testsuite;

@@ -2,12 +2,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { githubAnnotations } from '../../../functions/cli/ci-github';
-import { junitXml } from '../../../functions/cli/ci-junit';
-import { markdownSummary } from '../../../functions/cli/ci-markdown';
-import { verdictTable, writeReports } from '../../../functions/cli/ci-report';
-import { baselineLine } from '../../../functions/cli/ci-result';
-import { DASHBOARD, mixed, result, scenario } from './ci-fixtures';
+import { githubAnnotations } from '../../../../functions/cli/ci/github';
+import { junitXml } from '../../../../functions/cli/ci/junit';
+import { markdownSummary } from '../../../../functions/cli/ci/markdown';
+import { verdictTable, writeReports } from '../../../../functions/cli/ci/report';
+import { baselineLine } from '../../../../functions/cli/ci/result';
+import { DASHBOARD, mixed, result, scenario } from './fixtures';
 
 describe('verdictTable', () => {
   it('aligns one row per scenario with pass^k, flaky and change markers, then the statistics, comparison, failing cells and reasons', () => {

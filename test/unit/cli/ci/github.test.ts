@@ -1,6 +1,6 @@
 // GitHub Actions annotations of `rts ci run`: escaping per GitHub's rules, at most 10 cells, then a count.
-import { escapeData, escapeProperty, githubAnnotations } from '../../../functions/cli/ci-github';
-import { cell, mixed, result, scenario } from './ci-fixtures';
+import { escapeData, escapeProperty, githubAnnotations } from '../../../../functions/cli/ci/github';
+import { cell, mixed, result, scenario } from './fixtures';
 
 describe('escapeData, escapeProperty', () => {
   it('escapes %, CR and LF in messages, and : and , too in properties', () => {

@@ -1,8 +1,8 @@
 // The Markdown summary of `rts ci run` (for $GITHUB_STEP_SUMMARY): the gate, changes since the baseline, flaky and failing cells.
-import type { CiChange } from '../../packages/sdk/src/index';
-import { cellOutcomes } from './ci-cells';
-import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
-import { oneLine } from './output';
+import type { CiChange } from '../../../packages/sdk/src/index';
+import { cellOutcomes } from './cells';
+import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './result';
+import { oneLine } from '../output';
 
 /** Table cell text: backslashes and pipes escaped, line breaks (CR, LF, NEL, LS, PS...) joined, no HTML. */
 export const md = (s: string) => oneLine(s).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;');

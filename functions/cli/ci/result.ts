@@ -1,5 +1,5 @@
 // The gate's result as `rts ci run` reports it (what --json prints), and the small formatters every report shares.
-import type { CiBatchView, CiComparison, CiDecision, CiRunView, CiScenario, CiThresholds, PassRateInterval } from '../../packages/sdk/src/index';
+import type { CiBatchView, CiComparison, CiDecision, CiRunView, CiScenario, CiThresholds, PassRateInterval } from '../../../packages/sdk/src/index';
 
 /** The baseline a batch is compared with: a batch id or a branch, as the command line and the batch view give it. */
 export type Baseline = NonNullable<CiBatchView['baseline']>;

@@ -1,7 +1,7 @@
 // Builds the result of `rts ci run` from the API's answers (pure): a batch and its scenarios, a single CI run and its attempts.
-import type { AttemptScore, CiBatchView, CiCell, CiScenario, CiThresholds, PassRateInterval, RunDetail } from '../../packages/sdk/src/index';
-import type { CiRunReport } from './client';
-import type { Baseline, CiResult, ScenarioResult } from './ci-result';
+import type { AttemptScore, CiBatchView, CiCell, CiScenario, CiThresholds, PassRateInterval, RunDetail } from '../../../packages/sdk/src/index';
+import type { CiRunReport } from '../client';
+import type { Baseline, CiResult, ScenarioResult } from './result';
 
 /** A scenario item of GET /v1/ci/batch/{id}/scenarios as reported (a name for every trace, attempt totals). */
 export function scenarioOf(item: CiScenario, names: ReadonlyMap<string, string> = new Map()): ScenarioResult {

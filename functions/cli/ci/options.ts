@@ -1,9 +1,9 @@
 // The command line of `rts ci run`: usage, flags and their checks, the default baseline, and the output paths' check.
 import { closeSync, existsSync, openSync, unlinkSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CiThresholds } from '../../packages/sdk/src/index';
-import type { Baseline } from './ci-result';
-import { baselineBranchFromEnv } from './ci-env';
+import type { CiThresholds } from '../../../packages/sdk/src/index';
+import type { Baseline } from './result';
+import { baselineBranchFromEnv } from './env';
 
 export const USAGE = `Usage: rts ci run --campaign <id> [options]
 

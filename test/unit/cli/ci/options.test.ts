@@ -2,8 +2,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineBranchFromEnv } from '../../../functions/cli/ci-env';
-import { checkOutputPath, parseOptions, UsageError } from '../../../functions/cli/ci-options';
+import { baselineBranchFromEnv } from '../../../../functions/cli/ci/env';
+import { checkOutputPath, parseOptions, UsageError } from '../../../../functions/cli/ci/options';
 
 const C = 'c0ffee00-0000-4000-8000-000000000000';
 const B = 'b0a7c400-0000-4000-8000-00000000000b';

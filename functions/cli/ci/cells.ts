@@ -1,6 +1,6 @@
 // How each (scenario, mutation) cell of a result is reported: passed, failed (the agent failed) or an error (it could not be driven).
-import type { CiCell } from '../../packages/sdk/src/index';
-import type { CiResult, ScenarioResult } from './ci-result';
+import type { CiCell } from '../../../packages/sdk/src/index';
+import type { CiResult, ScenarioResult } from './result';
 
 /** One reported cell: a JUnit testcase, a line of the verdict table, a GitHub annotation. */
 export interface CellOutcome {

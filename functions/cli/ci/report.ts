@@ -1,13 +1,13 @@
 // The verdict table of `rts ci run` on stdout, and where every report goes (annotations, JSON, JUnit, Markdown).
 import { writeFileSync } from 'node:fs';
-import { cellOutcomes, flakyNote } from './ci-cells';
-import { githubAnnotations } from './ci-github';
-import { junitXml } from './ci-junit';
-import { markdownSummary } from './ci-markdown';
-import { baselineLine, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './ci-result';
-import { jsonText, oneLine, safeIo, writeCommands, type Writer } from './output';
+import { cellOutcomes, flakyNote } from './cells';
+import { githubAnnotations } from './github';
+import { junitXml } from './junit';
+import { markdownSummary } from './markdown';
+import { baselineLine, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './result';
+import { jsonText, oneLine, safeIo, writeCommands, type Writer } from '../output';
 
-export type { CiResult, ScenarioResult } from './ci-result';
+export type { CiResult, ScenarioResult } from './result';
 
 /** Which reports to write: the files named by --junit and --summary, --json instead of the table, GitHub annotations. */
 export interface ReportOptions {
