@@ -4,9 +4,9 @@ import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { OtlpTraceState } from './core/traces/otlp/types';
-import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
+import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from './core/runs/types';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent, WebhookRecord } from './core/webhooks/schema';
-import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from './core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from './core/ci/compare';
 
 export interface Page<T> {
@@ -127,6 +127,9 @@ export interface RunsRepo {
   getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null>;
   listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
   listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
+  /** Stores a new run-pack (conditional: never overwrites; a write whose answer was lost is recognised as its own). */
+  putPack(pack: RunPack): Promise<void>;
+  getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }
 
 export interface BatchesRepo {
@@ -164,8 +167,6 @@ export interface BatchesRepo {
   list(projectId: string, filter: BatchFilter, page: PageRequest): Promise<StorePage<BatchListing>>;
   /** The latest `done` batch of a campaign whose metadata.branch is `branch` (by creation time), or null. */
   latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null>;
-  putPack(pack: RunPack): Promise<void>;
-  getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }
 
 export interface IdempotencyRecord {
