@@ -4,9 +4,9 @@ import type { BusEvent } from './core/events';
 import type { Clock } from './core/time';
 import type { Trace, TraceSummary } from './core/traces/schema';
 import type { OtlpTraceState } from './core/traces/otlp/types';
-import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from './core/runs/types';
+import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from './core/runs/types';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent, WebhookRecord } from './core/webhooks/schema';
-import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from './core/ci/types';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from './core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from './core/ci/compare';
 
 export interface Page<T> {
@@ -127,6 +127,9 @@ export interface RunsRepo {
   getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null>;
   listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
   listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
+  /** Stores a new run-pack (conditional: never overwrites; a write whose answer was lost is recognised as its own). */
+  putPack(pack: RunPack): Promise<void>;
+  getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }
 
 export interface BatchesRepo {
@@ -164,8 +167,6 @@ export interface BatchesRepo {
   list(projectId: string, filter: BatchFilter, page: PageRequest): Promise<StorePage<BatchListing>>;
   /** The latest `done` batch of a campaign whose metadata.branch is `branch` (by creation time), or null. */
   latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null>;
-  putPack(pack: RunPack): Promise<void>;
-  getPack(projectId: string, packId: string): Promise<RunPack | null>;
 }
 
 export interface IdempotencyRecord {
@@ -258,6 +259,7 @@ export interface Repos {
   idempotency: IdempotencyRepo;
   batches: BatchesRepo;
   webhooks: WebhooksRepo;
+  deliveryLog: DeliveryLogRepo;
   judgeCache: JudgeCacheRepo;
   rateLimits: RateLimitsRepo;
   leases: LeasesRepo;
@@ -309,7 +311,8 @@ export class OutboundError extends Error {
   }
 }
 
-// Webhooks: what the webhook core needs from storage (adapters/dynamodb/webhooks-repo.ts implements it).
+// Webhooks: what the webhook core needs from storage: the webhooks themselves (adapters/dynamodb/webhooks-repo.ts) and
+// their deliveries (adapters/dynamodb/delivery-log-repo.ts).
 
 /** Fields a PATCH may change (plus the time it did). */
 export interface WebhookChanges {
@@ -338,6 +341,17 @@ export interface WebhooksRepo {
   rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean>;
   /** false when the webhook did not exist. */
   delete(projectId: string, webhookId: string): Promise<boolean>;
+  /** Success: clears last_error, sets last_delivery_at/last_status. Never recreates a deleted webhook. */
+  recordSuccess(projectId: string, webhookId: string, at: string, status: number): Promise<void>;
+  /** Failure after the last try: sets last_error/last_error_at. Never recreates a deleted webhook. */
+  recordFailure(projectId: string, webhookId: string, at: string, error: string): Promise<void>;
+}
+
+/**
+ * What the webhooks' deliveries leave behind: the claims that make a bus event reach a webhook once, the delivery log
+ * (GET /v1/webhooks/{id}/deliveries) and the events kept so that resend and recover send the same bytes again.
+ */
+export interface DeliveryLogRepo {
   /**
    * Claims the delivery of one bus event to one webhook for the delivery `deliveryId`; false when another delivery
    * holds it (a bus or function retry). A claim the store already holds for this same delivery id answers true: the
@@ -371,8 +385,4 @@ export interface WebhooksRepo {
   getEvent(projectId: string, eventId: string, nowEpoch: number): Promise<StoredEvent | null>;
   /** The delivery log, newest first, without entries past `nowEpoch`. */
   listDeliveries(projectId: string, webhookId: string, page: PageRequest, nowEpoch: number): Promise<StorePage<DeliveryLogEntry>>;
-  /** Success: clears last_error, sets last_delivery_at/last_status. Never recreates a deleted webhook. */
-  recordSuccess(projectId: string, webhookId: string, at: string, status: number): Promise<void>;
-  /** Failure after the last try: sets last_error/last_error_at. Never recreates a deleted webhook. */
-  recordFailure(projectId: string, webhookId: string, at: string, error: string): Promise<void>;
 }

@@ -3,10 +3,11 @@
 import type { ZodType } from 'zod';
 import { campaignInputSchema, evalSetPatchSchema } from './campaigns/schema';
 import { campaignListSchema, campaignSchema, evalSetSchema, evalSetUpdateSchema } from './campaigns/responses';
-import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema, packQueuedSchema } from './ci/responses';
-import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema, runPackRequestSchema } from './ci/schema';
+import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema } from './ci/responses';
+import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema } from './ci/schema';
 import { healthSchema, openApiDocumentSchema } from './responses';
 import {
+  packQueuedSchema,
   policyEventPageSchema,
   runAttemptSchema,
   runAttemptsSchema,
@@ -15,7 +16,7 @@ import {
   runQueuedSchema,
   securityEventsSchema,
 } from './runs/responses';
-import { runFilterSchema, runRequestSchema } from './runs/schema';
+import { runFilterSchema, runPackRequestSchema, runRequestSchema } from './runs/schema';
 import { traceCreatedSchema, traceListSchema, traceSchema, traceUploadSchema } from './traces/responses';
 import { traceInputSchema } from './traces/schema';
 import {

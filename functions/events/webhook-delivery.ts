@@ -50,6 +50,7 @@ export const handler: WebhookDeliveryHandler = async (event, context) => {
   const deps = getDeps();
   const deliver = createWebhookDeliveryHandler({
     webhooks: deps.webhooks,
+    deliveryLog: deps.deliveryLog,
     send: deps.http,
     sleep: deps.sleep,
     clock: deps.clock,

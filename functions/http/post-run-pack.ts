@@ -1,8 +1,8 @@
 // POST /v1/campaigns/{campaign_id}/run-pack: queues one run per trace (default: the eval-set pool).
 import '../shared/with-queue';
 import '../shared/with-bus';
-import { createRunPack } from '../core/ci/pack';
-import { runPackRequestSchema } from '../core/ci/schema';
+import { createRunPack } from '../core/runs/pack';
+import { runPackRequestSchema } from '../core/runs/schema';
 import { route } from '../shared/http';
 
 export const handler = route(

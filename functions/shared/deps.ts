@@ -19,6 +19,7 @@ export const REPO_NAMES: readonly (keyof Repos)[] = [
   'idempotency',
   'batches',
   'webhooks',
+  'deliveryLog',
   'judgeCache',
   'rateLimits',
   'leases',

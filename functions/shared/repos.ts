@@ -3,6 +3,7 @@
 import type { Repos } from '../ports';
 import { DynamoBatchesRepo } from '../adapters/dynamodb/batches-repo';
 import { DynamoCampaignsRepo } from '../adapters/dynamodb/campaigns-repo';
+import { DynamoDeliveryLogRepo } from '../adapters/dynamodb/delivery-log-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
 import { DynamoLeasesRepo } from '../adapters/dynamodb/leases-repo';
@@ -22,6 +23,7 @@ export const runs = (): Repos['runs'] => new DynamoRunsRepo();
 export const idempotency = (): Repos['idempotency'] => new DynamoIdempotencyRepo();
 export const batches = (): Repos['batches'] => new DynamoBatchesRepo();
 export const webhooks = (): Repos['webhooks'] => new DynamoWebhooksRepo();
+export const deliveryLog = (): Repos['deliveryLog'] => new DynamoDeliveryLogRepo();
 export const judgeCache = (): Repos['judgeCache'] => new DynamoJudgeCacheRepo();
 export const rateLimits = (): Repos['rateLimits'] => new DynamoRateLimitsRepo();
 export const leases = (): Repos['leases'] => new DynamoLeasesRepo();

@@ -3,6 +3,7 @@
 import './bench-env';
 import { randomUUID } from 'node:crypto';
 import type { EventBridgeEvent } from 'aws-lambda';
+import { DynamoDeliveryLogRepo } from '../../functions/adapters/dynamodb/delivery-log-repo';
 import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import type { BusEvent } from '../../functions/core/events';
@@ -95,6 +96,7 @@ export async function benchWebhooks(
     const repo = new DynamoWebhooksRepo();
     const handler = createWebhookDeliveryHandler({
       webhooks: repo,
+      deliveryLog: new DynamoDeliveryLogRepo(),
       send: createGuardedSender({ allowPrivate: true, ca: testCertificates().ca }),
       sleep: realSleep,
       clock: systemClock,

@@ -206,7 +206,7 @@ browserSuite('dashboard webhooks pages in headless Chromium', () => {
     it('pages the log with Load more and shows the 409 event_unavailable message of a delivery whose event was not kept', async () => {
       // Prepare: a webhook with 30 failed log entries whose kept events have expired (7 days in production)
       const other = (await svc.api('POST', '/v1/webhooks', { url: receiver.url, events: ['run.completed'] })).body;
-      const store = getDeps().webhooks;
+      const store = getDeps().deliveryLog;
       const nowS = Math.floor(Date.now() / 1000);
       const ids: string[] = [];
       for (let i = 0; i < 30; i++) {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { EventBridgeEvent } from 'aws-lambda';
+import { DynamoDeliveryLogRepo } from '../../functions/adapters/dynamodb/delivery-log-repo';
 import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import type { BusEvent } from '../../functions/core/events';
@@ -13,6 +14,7 @@ import { createWebhookDeliveryHandler } from '../../functions/events/webhook-del
 
 const deliver = createWebhookDeliveryHandler({
   webhooks: new DynamoWebhooksRepo(),
+  deliveryLog: new DynamoDeliveryLogRepo(),
   send: createGuardedSender({ allowPrivate: true, ca: process.env.RTS_TEST_CA ?? '' }),
   sleep: realSleep,
   clock: systemClock,

@@ -129,6 +129,8 @@ export class MemoryRunsRepo implements RunsRepo {
   listSecurityEvents = notUsed;
   listAttemptPage = notUsed;
   getAttempt = notUsed;
+  putPack = notUsed;
+  getPack = notUsed;
 
   async get(_projectId: string, runId: string): Promise<Run | null> {
     const run = this.runs.get(runId);

@@ -1,8 +1,9 @@
-// A deterministic delivery harness: in-memory repo, scripted sender, a clock that sleeps advance, recorded sleeps.
+// A deterministic delivery harness: in-memory repositories, scripted sender, a clock that sleeps advance, recorded sleeps.
 import type { BusEvent, EventType } from '../../functions/core/events';
 import type { DeliveryDeps } from '../../functions/core/webhooks/delivery';
 import type { WebhookRecord } from '../../functions/core/webhooks/schema';
 import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../functions/ports';
+import { MemoryDeliveryLogRepo } from './memory-delivery-log-repo';
 import { MemoryWebhooksRepo } from './memory-webhooks-repo';
 
 export const PROJECT = '0b7d3f0e-4f7a-4c52-9b1e-0c7d2e9f4a11';
@@ -12,6 +13,7 @@ export type Reply = number | OutboundError | (() => Promise<OutboundResponse>);
 export interface Harness {
   deps: DeliveryDeps;
   repo: MemoryWebhooksRepo;
+  deliveryLog: MemoryDeliveryLogRepo;
   sent: OutboundRequest[];
   sleeps: number[];
   errors: { message: string; extra: Record<string, unknown> }[];
@@ -30,6 +32,7 @@ export function busEvent(type: EventType = 'run.completed', id = 'evt-1', data: 
 
 export function harness(): Harness {
   const repo = new MemoryWebhooksRepo();
+  const deliveryLog = new MemoryDeliveryLogRepo();
   let now = Date.parse('2026-11-21T12:00:00Z');
   const sent: OutboundRequest[] = [];
   const sleeps: number[] = [];
@@ -38,6 +41,7 @@ export function harness(): Harness {
   let ids = 0;
   const deps: DeliveryDeps = {
     webhooks: repo,
+    deliveryLog,
     clock: { now: () => new Date(now) },
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -57,6 +61,7 @@ export function harness(): Harness {
   return {
     deps,
     repo,
+    deliveryLog,
     sent,
     sleeps,
     errors,

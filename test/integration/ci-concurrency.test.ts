@@ -40,8 +40,6 @@ function crashingBatches(real: BatchesRepo): BatchesRepo {
     markRunning: (p, b) => real.markRunning(p, b),
     markDecisionPublished: (p, b) => real.markDecisionPublished(p, b),
     claimDecision: (p, b, c, now, lease) => real.claimDecision(p, b, c, now, lease),
-    putPack: (p) => real.putPack(p),
-    getPack: (p, id) => real.getPack(p, id),
     putComparisons: (p, b, c) => real.putComparisons(p, b, c),
     listComparisons: (p, b) => real.listComparisons(p, b),
     updateListing: (b) => real.updateListing(b),

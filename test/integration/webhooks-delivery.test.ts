@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
+import { DynamoDeliveryLogRepo } from '../../functions/adapters/dynamodb/delivery-log-repo';
 import { DynamoWebhooksRepo } from '../../functions/adapters/dynamodb/webhooks-repo';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { EVENT_TYPES, type BusEvent, type EventType } from '../../functions/core/events';
@@ -20,11 +21,13 @@ const { ca } = testCertificates();
 
 let table: TestTable;
 let repo: DynamoWebhooksRepo;
+let deliveryLog: DynamoDeliveryLogRepo;
 const receivers: HttpsReceiver[] = [];
 
 beforeAll(async () => {
   table = await startDynalite();
   repo = new DynamoWebhooksRepo();
+  deliveryLog = new DynamoDeliveryLogRepo();
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -37,13 +40,14 @@ async function receiver(mode: HttpsReceiver['mode'] = 'ok'): Promise<HttpsReceiv
   return r;
 }
 
-const svc = () => ({ webhooks: repo, clock: systemClock });
+const svc = () => ({ webhooks: repo, deliveryLog, clock: systemClock });
 const hook = (projectId: string, url: string, extra: Partial<WebhookCreateInput> = {}) =>
   createWebhook(svc(), projectId, { url, events: ['*'], is_enabled: true, description: null, ...extra });
 
 function deliverer(opts: { allowPrivate?: boolean; sleep?: (ms: number) => Promise<void> } = {}) {
   return createWebhookDeliveryHandler({
     webhooks: repo,
+    deliveryLog,
     send: createGuardedSender({ allowPrivate: opts.allowPrivate ?? true, ca }),
     sleep: opts.sleep ?? realSleep,
     clock: systemClock,
@@ -178,6 +182,7 @@ describe('webhook delivery over HTTPS', () => {
 
     await createWebhookDeliveryHandler({
       webhooks: repo,
+      deliveryLog,
       send: createGuardedSender({ allowPrivate: true, ca }),
       sleep: async () => undefined,
       clock,

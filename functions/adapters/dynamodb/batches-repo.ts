@@ -1,7 +1,7 @@
-// CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition) and run-packs.
+// CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition).
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../core/ci/compare';
-import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch, RunPack } from '../../core/ci/types';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from '../../core/ci/types';
 import type { BatchesRepo, PageRequest, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import {
@@ -280,18 +280,5 @@ export class DynamoBatchesRepo implements BatchesRepo {
       after = res.last;
     }
     return null;
-  }
-
-  async putPack(pack: RunPack): Promise<void> {
-    const stored = await putNew(
-      { ...keys.pack(pack.project_id, pack.pack_id), entity: 'run_pack', ...pack },
-      (item) => item.created_at === pack.created_at && item.campaign_id === pack.campaign_id,
-    );
-    if (!stored) throw new Error(`run-pack ${pack.pack_id} already exists`);
-  }
-
-  async getPack(projectId: string, packId: string): Promise<RunPack | null> {
-    const item = await getItem(keys.pack(projectId, packId), true);
-    return item ? stripKeys<RunPack>(item) : null;
   }
 }

@@ -1,7 +1,8 @@
 // Runs: META (listed through gsi1) and one ATTEMPT item per finished attempt, holding its score, its policy and
 // security events and its transcript (both gzip-compressed): one conditional put stores an attempt exactly once.
+// Also the run-packs that queued runs together (one PACK item each).
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { AttemptRecord, PolicyEvent, Run, RunStatus, SecurityEvent } from '../../core/runs/types';
+import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
@@ -239,6 +240,19 @@ export class DynamoRunsRepo implements RunsRepo {
     return (await this.queryAttempts(projectId, runId, { transcripts: false }))
       .flatMap((a) => a.security_events)
       .sort((x, y) => x.attempt - y.attempt || x.sequence - y.sequence);
+  }
+
+  async putPack(pack: RunPack): Promise<void> {
+    const stored = await putNew(
+      { ...keys.pack(pack.project_id, pack.pack_id), entity: 'run_pack', ...pack },
+      (item) => item.created_at === pack.created_at && item.campaign_id === pack.campaign_id,
+    );
+    if (!stored) throw new Error(`run-pack ${pack.pack_id} already exists`);
+  }
+
+  async getPack(projectId: string, packId: string): Promise<RunPack | null> {
+    const item = await getItem(keys.pack(projectId, packId), true);
+    return item ? stripKeys<RunPack>(item) : null;
   }
 
   /**

@@ -1,9 +1,8 @@
-// Webhooks in the single table (keys.ts pattern 17); their deliveries, claims and kept events are in webhook-deliveries-repo.ts.
+// Webhooks in the single table (keys.ts pattern 17); their deliveries, claims and kept events are in delivery-log-repo.ts.
 import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../ports';
 import type { WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
 import { deleteIf, deleteItem, getItem, putNew, queryAll, updateExisting } from './table';
-import { DynamoWebhookDeliveries } from './webhook-deliveries-repo';
 
 /** A slot held this long by a webhook that does not exist belongs to a create that died half-way. */
 const SLOT_ABANDONED_MS = 60_000;
@@ -17,7 +16,7 @@ function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
 /** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
-export class DynamoWebhooksRepo extends DynamoWebhookDeliveries implements WebhooksRepo {
+export class DynamoWebhooksRepo implements WebhooksRepo {
   /**
    * The per-project limit without transactions (dynalite has none): each webhook holds one of `limit` slot items,
    * taken with a conditional put, so concurrent creates can never hold more than `limit` between them. A slot whose

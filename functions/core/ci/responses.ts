@@ -1,4 +1,4 @@
-// Response schemas of the CI and run-pack routes (docs/ci.md; for the OpenAPI document and tests, never
+// Response schemas of the CI routes (docs/ci.md; for the OpenAPI document and tests, never
 // imported by handlers).
 import { count, page, rate, timestamp, uuidOut } from '../responses';
 import { runStatusSchema, runSummarySchema } from '../runs/responses';
@@ -14,11 +14,6 @@ const url = z.url();
 export const ciMetadataSchema = z
   .object({ commit: z.string().optional(), branch: z.string().optional(), pipeline_url: z.string().optional() })
   .openapi('CiMetadata');
-
-/** 202 of POST /v1/campaigns/{campaign_id}/run-pack. */
-export const packQueuedSchema = z
-  .object({ pack_id: uuidOut, campaign_id: uuidOut, run_ids: z.array(uuidOut), trace_count: count })
-  .openapi('PackQueued');
 
 export const ciBatchSubmittedSchema = z
   .object({

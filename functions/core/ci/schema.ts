@@ -1,4 +1,4 @@
-// Request schemas of the CI routes (docs/ci.md#submitting-a-ci-run) and the run-pack route.
+// Request schemas of the CI routes (docs/ci.md#submitting-a-ci-run).
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 
@@ -53,11 +53,6 @@ export const ciRunRequestSchema = openapi(
   { name: 'CiRunRequest' },
 );
 export type CiRunRequest = z.infer<typeof ciRunRequestSchema>;
-
-export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.array(uuid).check(z.minLength(1), z.maxLength(1000))) }), {
-  name: 'RunPackRequest',
-});
-export type RunPackRequest = z.infer<typeof runPackRequestSchema>;
 
 export const batchScenarioFilterSchema = z.object({ status: z.optional(z.enum(['regressed', 'fixed', 'flaky', 'failed', 'passed'])) });
 export type BatchScenarioFilter = z.infer<typeof batchScenarioFilterSchema>;

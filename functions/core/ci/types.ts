@@ -1,4 +1,4 @@
-// Records of CI gating (docs/ci.md): the batch, its per-run completion markers, and run-packs.
+// Records of CI gating (docs/ci.md): the batch and its per-run completion markers.
 import type { CellStat } from '../runs/cells';
 import type { CiInfo, Decision, RunStatus, RunSummary, Thresholds } from '../runs/types';
 import type { BatchComparison } from './compare';
@@ -75,17 +75,6 @@ export interface BatchMarker {
 /** The CI state stored on a run (`run.ci`): the public CiInfo plus the publication mark of a single CI run's decision. */
 export interface CiRunState extends CiInfo {
   decision_published?: boolean;
-}
-
-/** The PACK item of a run-pack request. */
-export interface RunPack {
-  pack_id: string;
-  project_id: string;
-  campaign_id: string;
-  run_ids: string[];
-  trace_ids: string[];
-  trace_count: number;
-  created_at: string;
 }
 
 /** A batch as listed (GET /v1/ci/batches): an index entry kept beside the META, without the run ids. */

@@ -1,5 +1,5 @@
-// Response schemas of the run routes (docs/campaigns-and-replay.md; for the OpenAPI document and tests, never imported
-// by handlers).
+// Response schemas of the run and run-pack routes (docs/campaigns-and-replay.md; for the OpenAPI document and tests,
+// never imported by handlers).
 import { criterionOut, policyOut } from '../campaigns/responses';
 import { DETECTORS } from '../campaigns/schema';
 import { count, jsonObjectOut, page, rate, timestamp, uuidOut } from '../responses';
@@ -25,6 +25,11 @@ export const runSummarySchema = z
 export const runQueuedSchema = z
   .object({ run_id: uuidOut, status: z.literal('queued'), trace_id: uuidOut, campaign_id: uuidOut, created_at: timestamp })
   .openapi('RunQueued');
+
+/** 202 of POST /v1/campaigns/{campaign_id}/run-pack. */
+export const packQueuedSchema = z
+  .object({ pack_id: uuidOut, campaign_id: uuidOut, run_ids: z.array(uuidOut), trace_count: count })
+  .openapi('PackQueued');
 
 const runFields = {
   run_id: uuidOut,

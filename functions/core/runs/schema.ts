@@ -1,4 +1,4 @@
-// Request schemas of the run routes.
+// Request schemas of the run routes and the run-pack route.
 import { openapi } from '../openapi-meta';
 import * as z from '../zod-mini';
 
@@ -8,6 +8,11 @@ const uuid = z.pipe(
 );
 
 export const runRequestSchema = openapi(z.object({ trace_id: uuid, campaign_id: uuid }), { name: 'RunRequest' });
+
+export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.array(uuid).check(z.minLength(1), z.maxLength(1000))) }), {
+  name: 'RunPackRequest',
+});
+export type RunPackRequest = z.infer<typeof runPackRequestSchema>;
 
 export const runFilterSchema = z.object({
   campaign_id: z.optional(z.uuid({ version: 'v4' })),

@@ -1,4 +1,5 @@
-// Records of a run and what it produces: attempts, policy events, security events (docs/campaigns-and-replay.md).
+// Records of a run and what it produces: attempts, policy events, security events (docs/campaigns-and-replay.md); and
+// the run-packs that queue runs together.
 import type { z } from 'zod';
 import type { Criterion } from '../campaigns/schema';
 import type { thresholdsSchema } from '../ci/schema';
@@ -117,6 +118,17 @@ export interface Run {
   trace_name?: string | null;
   /** Per-(mutation) cell statistics over the finished attempts, stored when the run becomes terminal. */
   cells?: CellStat[];
+}
+
+/** The PACK item of a run-pack request (POST /v1/campaigns/{id}/run-pack): the runs it queued together. */
+export interface RunPack {
+  pack_id: string;
+  project_id: string;
+  campaign_id: string;
+  run_ids: string[];
+  trace_ids: string[];
+  trace_count: number;
+  created_at: string;
 }
 
 export const EMPTY_SUMMARY: RunSummary = {

@@ -52,7 +52,7 @@ export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise
   if (targets.length > 0) {
     // Kept before any claim, so every logged delivery can be sent again (resend, recover) for as long as its entry lives.
     const expiresAt = epochSeconds(deps.clock.now()) + KEPT_EVENT_TTL_S;
-    await deps.webhooks.putEvent(toDeliver.projectId, toDeliver.eventId, { event_type: envelope.event_type, body: toDeliver.body }, expiresAt);
+    await deps.deliveryLog.putEvent(toDeliver.projectId, toDeliver.eventId, { event_type: envelope.event_type, body: toDeliver.body }, expiresAt);
   }
   const settled = await Promise.allSettled(targets.map((w) => deliverToWebhook(deps, w, toDeliver)));
   const results: WebhookDeliveryResult[] = [];
@@ -93,7 +93,7 @@ export async function deliverToWebhook(
   const webhookId = listed.webhook_id;
   const startedAt = deps.clock.now();
   const deliveryId = opts.deliveryId ?? deps.uuid();
-  const claimed = await deps.webhooks.claimDelivery(webhookId, event.eventId, epochSeconds(startedAt) + DELIVERY_LOG_TTL_S, deliveryId);
+  const claimed = await deps.deliveryLog.claimDelivery(webhookId, event.eventId, epochSeconds(startedAt) + DELIVERY_LOG_TTL_S, deliveryId);
   if (!claimed) return { webhook_id: webhookId, outcome: 'duplicate', tries: 0 };
 
   const result = await runTries(deps, {
@@ -110,7 +110,7 @@ export async function deliverToWebhook(
     deps,
     async () => {
       const now = deps.clock.now();
-      await deps.webhooks.putDelivery(
+      await deps.deliveryLog.putDelivery(
         projectId,
         webhookId,
         {

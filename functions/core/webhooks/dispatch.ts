@@ -35,7 +35,7 @@ const nothing = (webhookId: string, outcome: WebhookDeliveryResult['outcome'], d
 async function sendKept(deps: DeliveryDeps, projectId: string, command: SendCommand): Promise<WebhookDeliveryResult> {
   const webhook = await deps.webhooks.get(projectId, command.webhook_id);
   if (!webhook) return nothing(command.webhook_id, 'skipped', command.delivery_id);
-  const kept = await deps.webhooks.getEvent(projectId, command.event_id, epochSeconds(deps.clock.now()));
+  const kept = await deps.deliveryLog.getEvent(projectId, command.event_id, epochSeconds(deps.clock.now()));
   if (!kept) {
     deps.logError?.('the event of a webhook command is not kept', { webhookId: command.webhook_id, eventId: command.event_id });
     return nothing(command.webhook_id, 'skipped', command.delivery_id);
@@ -58,7 +58,7 @@ async function redeliver(deps: DeliveryDeps, commandId: string, projectId: strin
   const { webhook_id: webhookId, delivery_id: deliveryId } = command;
   const expiresAt = epochSeconds(deps.clock.now()) + DELIVERY_LOG_TTL_S;
   const runner = deps.uuid();
-  if (!(await deps.webhooks.claimDelivery(webhookId, commandClaimKey(commandId), expiresAt, runner))) {
+  if (!(await deps.deliveryLog.claimDelivery(webhookId, commandClaimKey(commandId), expiresAt, runner))) {
     return nothing(webhookId, 'duplicate', deliveryId);
   }
   let prepared: Awaited<ReturnType<typeof prepare>>;
@@ -66,7 +66,7 @@ async function redeliver(deps: DeliveryDeps, commandId: string, projectId: strin
     prepared = await prepare(deps, projectId, command, expiresAt);
   } catch (err) {
     // Nothing was sent: give the command back so that the bus's retry runs it, instead of finding it claimed.
-    await deps.webhooks.releaseClaim(webhookId, commandClaimKey(commandId), runner).catch(() => undefined);
+    await deps.deliveryLog.releaseClaim(webhookId, commandClaimKey(commandId), runner).catch(() => undefined);
     throw err;
   }
   if (prepared === 'taken') return nothing(webhookId, 'duplicate', deliveryId);
@@ -107,11 +107,11 @@ async function redeliver(deps: DeliveryDeps, commandId: string, projectId: strin
 /** Everything a redelivery reads before its first try; 'taken' when a recover's claim is no longer this command's. */
 async function prepare(deps: DeliveryDeps, projectId: string, command: RedeliverCommand, expiresAt: number) {
   const { webhook_id: webhookId, delivery_id: deliveryId } = command;
-  if (command.claim && !(await deps.webhooks.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) return 'taken';
+  if (command.claim && !(await deps.deliveryLog.claimDelivery(webhookId, command.claim.key, expiresAt, command.claim.holder))) return 'taken';
   const nowEpoch = epochSeconds(deps.clock.now());
   const webhook = await deps.webhooks.get(projectId, webhookId);
-  const entry = webhook && (await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
-  const kept = entry?.event_id ? await deps.webhooks.getEvent(projectId, entry.event_id, nowEpoch) : null;
+  const entry = webhook && (await deps.deliveryLog.getDelivery(projectId, webhookId, deliveryId, nowEpoch));
+  const kept = entry?.event_id ? await deps.deliveryLog.getEvent(projectId, entry.event_id, nowEpoch) : null;
   return { webhook, entry, kept };
 }
 
@@ -128,8 +128,8 @@ async function giveBack(
   result?: Awaited<ReturnType<typeof runTries>>,
 ): Promise<void> {
   const outcome = !sent || !result ? null : result.outcome === 'succeeded' ? 'succeeded' : 'failed';
-  await deps.webhooks.recordRedelivery(projectId, command.webhook_id, command.delivery_id, { attempts: result?.attempts ?? [], outcome });
-  if (!sent && command.claim) await deps.webhooks.releaseClaim(command.webhook_id, command.claim.key, command.claim.holder);
+  await deps.deliveryLog.recordRedelivery(projectId, command.webhook_id, command.delivery_id, { attempts: result?.attempts ?? [], outcome });
+  if (!sent && command.claim) await deps.deliveryLog.releaseClaim(command.webhook_id, command.claim.key, command.claim.holder);
 }
 
 /**
@@ -146,7 +146,7 @@ async function deferUntilPredecessorDone(deps: DeliveryDeps, event: BusEvent, af
   if (!Number.isFinite(queuedAt) || now.getTime() - queuedAt >= ORDER_WAIT_MS) return;
   let pending: boolean;
   try {
-    const before = await deps.webhooks.getDelivery(projectId, command.webhook_id, after.delivery_id, epochSeconds(now));
+    const before = await deps.deliveryLog.getDelivery(projectId, command.webhook_id, after.delivery_id, epochSeconds(now));
     pending = !!before && before.version <= after.version;
   } catch {
     return; // ordering is a courtesy; a failed read must not hold the delivery back

@@ -3,7 +3,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, isWebhookId } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { EventPublisher, RateLimitsRepo, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, EventPublisher, RateLimitsRepo, WebhooksRepo } from '../../ports';
 import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './delivery-policy';
@@ -12,6 +12,7 @@ import { deliveryBody } from './signing';
 
 export interface WebhookReplayDeps {
   webhooks: WebhooksRepo;
+  deliveryLog: DeliveryLogRepo;
   events: EventPublisher;
   clock: Clock;
   uuid: () => string;
@@ -55,10 +56,10 @@ async function queue(deps: WebhookReplayDeps, projectId: string, commands: Webho
 export async function resendDelivery(deps: WebhookReplayDeps, projectId: string, webhookId: string, deliveryId: string): Promise<QueuedDelivery> {
   const webhook = await ownWebhook(deps, projectId, webhookId);
   const nowEpoch = epochSeconds(deps.clock.now());
-  const entry = isUuid(deliveryId) ? await deps.webhooks.getDelivery(projectId, webhookId, deliveryId, nowEpoch) : null;
+  const entry = isUuid(deliveryId) ? await deps.deliveryLog.getDelivery(projectId, webhookId, deliveryId, nowEpoch) : null;
   if (!entry) throw new NotFoundError('Delivery');
   refusePaused(webhook);
-  if (!entry.event_id || !(await deps.webhooks.getEvent(projectId, entry.event_id, nowEpoch))) {
+  if (!entry.event_id || !(await deps.deliveryLog.getEvent(projectId, entry.event_id, nowEpoch))) {
     throw new ConflictError(
       'The event of this delivery was not kept (it predates resend and recover), so it cannot be sent again.',
       'event_unavailable',
@@ -94,7 +95,7 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
   const start = recoverStart(since, now);
   const webhook = await ownWebhook(deps, projectId, webhookId);
   refusePaused(webhook);
-  const failed = await deps.webhooks.listFailedDeliveries(projectId, webhookId, isoMicros(start), epochSeconds(now));
+  const failed = await deps.deliveryLog.listFailedDeliveries(projectId, webhookId, isoMicros(start), epochSeconds(now));
   const candidates = failed.filter((e) => e.event_id !== null && e.event_type !== WEBHOOK_TEST_EVENT);
   // As many as the project's send budget has left this minute (429 when none); the next recover continues after them.
   const budget = candidates.length ? await takeSends(deps, projectId, Math.min(candidates.length, MAX_RECOVER_PER_REQUEST)) : 0;
@@ -106,7 +107,7 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
     const chunk = candidates.slice(i, i + Math.min(CLAIM_CONCURRENCY, budget - claimed.length));
     i += chunk.length;
     const won = await Promise.all(
-      chunk.map((e) => deps.webhooks.claimDelivery(webhookId, recoverClaimKey(e.delivery_id, e.version), expiresAt, holder)),
+      chunk.map((e) => deps.deliveryLog.claimDelivery(webhookId, recoverClaimKey(e.delivery_id, e.version), expiresAt, holder)),
     );
     claimed.push(...chunk.filter((_, j) => won[j]));
   }
@@ -123,7 +124,7 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
   } catch (err) {
     // Nothing may stay claimed for commands that never left: a retry of this request must find them again. A command
     // that did leave finds its claim gone or taken by the retry's, and then sends nothing (or re-takes a free one).
-    await Promise.allSettled(claimed.map((e) => deps.webhooks.releaseClaim(webhookId, recoverClaimKey(e.delivery_id, e.version), holder)));
+    await Promise.allSettled(claimed.map((e) => deps.deliveryLog.releaseClaim(webhookId, recoverClaimKey(e.delivery_id, e.version), holder)));
     throw err;
   }
   return { queued: commands.length };
@@ -145,7 +146,7 @@ export async function sendTestEvent(deps: WebhookReplayDeps, projectId: string, 
     created_at: isoMicros(now),
     data: { webhook_id: webhookId, message: TEST_EVENT_MESSAGE },
   });
-  await deps.webhooks.putEvent(projectId, eventId, { event_type: WEBHOOK_TEST_EVENT, body }, epochSeconds(now) + KEPT_EVENT_TTL_S);
+  await deps.deliveryLog.putEvent(projectId, eventId, { event_type: WEBHOOK_TEST_EVENT, body }, epochSeconds(now) + KEPT_EVENT_TTL_S);
   await queue(deps, projectId, [{ kind: 'send', webhook_id: webhookId, event_id: eventId, delivery_id: deliveryId }]);
   return { webhook_id: webhookId, delivery_id: deliveryId, event_type: WEBHOOK_TEST_EVENT };
 }

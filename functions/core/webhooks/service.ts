@@ -3,7 +3,7 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { isWebhookId, newWebhookId, newWebhookSecret, type IdGenerator } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { PageRequest, StorePage, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, PageRequest, StorePage, WebhooksRepo } from '../../ports';
 import { epochSeconds } from './delivery-policy';
 import { MAX_WEBHOOKS_PER_PROJECT, toView } from './view';
 import type { DeliveryLogEntry, WebhookCreated, WebhookCreateInput, WebhookPatchInput, WebhookView } from './schema';
@@ -88,12 +88,12 @@ export async function rotateWebhookSecret(
 
 /** GET /v1/webhooks/{id}/deliveries: the last 7 days, newest first. */
 export async function listWebhookDeliveries(
-  deps: WebhookServiceDeps,
+  deps: WebhookServiceDeps & { deliveryLog: DeliveryLogRepo },
   projectId: string,
   webhookId: string,
   page: PageRequest,
 ): Promise<StorePage<DeliveryLogEntry>> {
   if (!isWebhookId(webhookId)) throw notFound();
   if (!(await deps.webhooks.get(projectId, webhookId))) throw notFound();
-  return deps.webhooks.listDeliveries(projectId, webhookId, page, epochSeconds(deps.clock.now()));
+  return deps.deliveryLog.listDeliveries(projectId, webhookId, page, epochSeconds(deps.clock.now()));
 }

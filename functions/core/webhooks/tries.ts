@@ -3,7 +3,7 @@
 // resend, recover and test share it.
 import { isoMicros } from '../time';
 import type { Clock } from '../time';
-import type { HttpSender, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, HttpSender, WebhooksRepo } from '../../ports';
 import { tries } from '../retry';
 import {
   DELIVERY_TIMEOUT_MS,
@@ -20,6 +20,7 @@ import { deliveryHeaders } from './signing';
 
 export interface DeliveryDeps {
   webhooks: WebhooksRepo;
+  deliveryLog: DeliveryLogRepo;
   send: HttpSender;
   sleep: (ms: number) => Promise<void>;
   clock: Clock;

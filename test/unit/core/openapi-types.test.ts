@@ -8,18 +8,11 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { campaignSchema, evalSetSchema } from '../../../functions/core/campaigns/responses';
 import type { getCampaign, getEvalSet } from '../../../functions/core/campaigns/service';
-import type {
-  ciBatchListItemSchema,
-  ciBatchSchema,
-  ciRunSchema,
-  ciScenarioSchema,
-  ciSubmissionSchema,
-  packQueuedSchema,
-} from '../../../functions/core/ci/responses';
-import type { createRunPack } from '../../../functions/core/ci/pack';
+import type { ciBatchListItemSchema, ciBatchSchema, ciRunSchema, ciScenarioSchema, ciSubmissionSchema } from '../../../functions/core/ci/responses';
 import type { submitCiRun } from '../../../functions/core/ci/service';
 import type { batchListingView, getCiBatch, getCiRun, scenarioView } from '../../../functions/core/ci/views';
 import type {
+  packQueuedSchema,
   runAttemptSchema,
   runAttemptsSchema,
   runDetailSchema,
@@ -27,6 +20,7 @@ import type {
   runSchema,
   securityEventsSchema,
 } from '../../../functions/core/runs/responses';
+import type { createRunPack } from '../../../functions/core/runs/pack';
 import type { createReplayRun, runView } from '../../../functions/core/runs/service';
 import type { getRunAttempt, getRunAttemptsPage } from '../../../functions/core/runs/attempt-view';
 import type { getRunDetail, getSecurityEvents } from '../../../functions/core/runs/views';

@@ -30,7 +30,7 @@ describe('webhook delivery handler', () => {
     expect(h.sent).toHaveLength(1);
     expect(JSON.parse(h.sent[0].body!).event_type).toBe('run.completed');
     expect(redelivered.results[0].outcome).toBe('duplicate');
-    expect([...h.repo.claims.keys()]).toEqual(['wh_a/bus-1']);
+    expect([...h.deliveryLog.claims.keys()]).toEqual(['wh_a/bus-1']);
   });
 
   it('falls back to the EventBridge event id when the detail has none', async () => {
@@ -40,7 +40,7 @@ describe('webhook delivery handler', () => {
 
     await createWebhookDeliveryHandler(h.deps)(bridgeEvent({ envelope }, 'eb-7'));
 
-    expect([...h.repo.claims.keys()]).toEqual(['wh_a/eb-7']);
+    expect([...h.deliveryLog.claims.keys()]).toEqual(['wh_a/eb-7']);
   });
 
   it('throws on an event without an envelope, sending nothing', async () => {

@@ -66,7 +66,7 @@ describe('reposRead', () => {
     expect(read.get('functions/http/get-run')!.sort()).toEqual(['campaigns', 'idempotency', 'runs']);
     expect(read.get('functions/http/authorizer')).toEqual(['projects']);
     expect(read.get('functions/dashboard/handler')).toEqual([]);
-    expect(read.get('functions/events/webhook-delivery')).toEqual(['webhooks']);
+    expect(read.get('functions/events/webhook-delivery')).toEqual(['webhooks', 'deliveryLog']);
   });
 
   it('wires the cursor key into exactly the list routes, the functions the stack lets read its secret', () => {

@@ -136,10 +136,12 @@ describe('handlers outside the HTTP chain', () => {
       webhooks: {
         listAll: async () => [hook],
         get: async () => hook,
+        recordFailure: async () => undefined,
+      } as never,
+      deliveryLog: {
         claimDelivery: async () => true,
         putDelivery: async () => undefined,
         putEvent: async () => undefined,
-        recordFailure: async () => undefined,
       } as never,
       http: async () => ({ status: 500, headers: {}, body: '', durationMs: 1 }),
       sleep: async () => undefined,
@@ -148,7 +150,7 @@ describe('handlers outside the HTTP chain', () => {
     const event = { id: 'eb-1', detail: { id: 'run.completed:r1', envelope } } as unknown as EventBridgeEvent<string, BusEvent>;
     // Act
     const lines = await logLinesOf(() => webhookDelivery(event, contextFor('rts-webhook-delivery', 'req-wh')));
-    configureDeps({ webhooks: undefined, http: undefined, sleep: undefined });
+    configureDeps({ webhooks: undefined, deliveryLog: undefined, http: undefined, sleep: undefined });
     // Assess
     expect(lineWithMessage(lines, 'webhook deliveries failed')).toMatchObject({
       level: 'WARN',

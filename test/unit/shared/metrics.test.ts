@@ -163,14 +163,17 @@ describe('webhook delivery', () => {
     const webhooks = {
       listAll: async () => hooks,
       get: async (_p: string, id: string) => hooks.find((h) => h.webhook_id === id) ?? null,
-      claimDelivery: async (id: string) => id !== 'wh_dup',
-      putDelivery: async () => undefined,
-      putEvent: async () => undefined,
       recordSuccess: async () => undefined,
       recordFailure: async () => undefined,
     } as unknown as DeliveryDeps['webhooks'];
+    const deliveryLog = {
+      claimDelivery: async (id: string) => id !== 'wh_dup',
+      putDelivery: async () => undefined,
+      putEvent: async () => undefined,
+    } as unknown as DeliveryDeps['deliveryLog'];
     const deliver = createWebhookDeliveryHandler({
       webhooks,
+      deliveryLog,
       send: async (req) => ({ status: req.url.includes('ok.example') ? 204 : 503, headers: {}, body: '', durationMs: 1 }),
       sleep: async () => undefined,
       clock: { now: () => new Date('2026-01-01T00:00:00Z') },

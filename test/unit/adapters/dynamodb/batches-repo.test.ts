@@ -1,10 +1,10 @@
 // DynamoBatchesRepo against dynalite: batches created once, completion markers written once, the done hint, the
-// queued -> running -> done flips, the leased claim to publish the decision, and run-packs.
+// queued -> running -> done flips, and the leased claim to publish the decision.
 import { randomUUID } from 'node:crypto';
 import { DynamoBatchesRepo } from '../../../../functions/adapters/dynamodb/batches-repo';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
 import { deleteItem, getItem } from '../../../../functions/adapters/dynamodb/table';
-import type { BatchAggregate, BatchMarker, CiBatch, RunPack } from '../../../../functions/core/ci/types';
+import type { BatchAggregate, BatchMarker, CiBatch } from '../../../../functions/core/ci/types';
 import { EMPTY_SUMMARY } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
@@ -308,41 +308,5 @@ describe('DynamoBatchesRepo.claimDecision', () => {
     const res = new DynamoBatchesRepo().markDecisionPublished(randomUUID(), bid);
     // Assess
     await expect(res).rejects.toThrow(`ci batch ${bid} does not exist`);
-  });
-});
-
-describe('DynamoBatchesRepo run-packs', () => {
-  const makePack = (overrides: Partial<RunPack> = {}): RunPack => ({
-    pack_id: randomUUID(),
-    project_id: randomUUID(),
-    campaign_id: randomUUID(),
-    run_ids: [randomUUID(), randomUUID()],
-    trace_ids: [randomUUID(), randomUUID()],
-    trace_count: 2,
-    created_at: AT,
-    ...overrides,
-  });
-
-  it('stores a run-pack and reads it back; another project does not see it', async () => {
-    // Prepare
-    const repo = new DynamoBatchesRepo();
-    const pack = makePack();
-    // Act
-    await repo.putPack(pack);
-    // Assess
-    expect(await repo.getPack(pack.project_id, pack.pack_id)).toEqual(pack);
-    expect(await repo.getPack(randomUUID(), pack.pack_id)).toBeNull();
-  });
-
-  it('refuses a second run-pack under the same id and keeps the first', async () => {
-    // Prepare
-    const repo = new DynamoBatchesRepo();
-    const pack = makePack();
-    await repo.putPack(pack);
-    // Act
-    const again = repo.putPack({ ...pack, created_at: '2026-11-21T10:00:09.000000+00:00', trace_count: 5 });
-    // Assess
-    await expect(again).rejects.toThrow(`run-pack ${pack.pack_id} already exists`);
-    expect(await repo.getPack(pack.project_id, pack.pack_id)).toEqual(pack);
   });
 });

@@ -1,9 +1,17 @@
 // DynamoRunsRepo against dynalite: runs created and listed, conditional transitions, attempts stored exactly once with
-// their events and (size permitting) transcripts, event listings, and the runs a restarted local service resumes.
+// their events and (size permitting) transcripts, event listings, the runs a restarted local service resumes, and
+// run-packs.
 import { makeRun as baseRun } from '../../../helpers/replay-fakes';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoRunsRepo } from '../../../../functions/adapters/dynamodb/runs-repo';
-import { EMPTY_SUMMARY, type AttemptRecord, type PolicyEvent, type Run, type SecurityEvent } from '../../../../functions/core/runs/types';
+import {
+  EMPTY_SUMMARY,
+  type AttemptRecord,
+  type PolicyEvent,
+  type Run,
+  type RunPack,
+  type SecurityEvent,
+} from '../../../../functions/core/runs/types';
 import type { RunFilter } from '../../../../functions/ports';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
@@ -410,5 +418,41 @@ describe('DynamoRunsRepo.listUnfinished', () => {
     const expected = [queued, running, completedUnpublished, failedUnmarked].map((r) => ({ project_id: r.project_id, run_id: r.run_id }));
     const byId = (a: { run_id: string }, b: { run_id: string }) => a.run_id.localeCompare(b.run_id);
     expect(found.sort(byId)).toEqual(expected.sort(byId));
+  });
+});
+
+describe('DynamoRunsRepo run-packs', () => {
+  const makePack = (overrides: Partial<RunPack> = {}): RunPack => ({
+    pack_id: randomUUID(),
+    project_id: randomUUID(),
+    campaign_id: randomUUID(),
+    run_ids: [randomUUID(), randomUUID()],
+    trace_ids: [randomUUID(), randomUUID()],
+    trace_count: 2,
+    created_at: AT,
+    ...overrides,
+  });
+
+  it('stores a run-pack and reads it back; another project does not see it', async () => {
+    // Prepare
+    const repo = new DynamoRunsRepo();
+    const pack = makePack();
+    // Act
+    await repo.putPack(pack);
+    // Assess
+    expect(await repo.getPack(pack.project_id, pack.pack_id)).toEqual(pack);
+    expect(await repo.getPack(randomUUID(), pack.pack_id)).toBeNull();
+  });
+
+  it('refuses a second run-pack under the same id and keeps the first', async () => {
+    // Prepare
+    const repo = new DynamoRunsRepo();
+    const pack = makePack();
+    await repo.putPack(pack);
+    // Act
+    const again = repo.putPack({ ...pack, created_at: '2026-11-21T10:00:09.000000+00:00', trace_count: 5 });
+    // Assess
+    await expect(again).rejects.toThrow(`run-pack ${pack.pack_id} already exists`);
+    expect(await repo.getPack(pack.project_id, pack.pack_id)).toEqual(pack);
   });
 });

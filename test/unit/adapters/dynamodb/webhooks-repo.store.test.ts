@@ -1,12 +1,11 @@
 // DynamoWebhooksRepo against dynalite: the per-project limit (concurrent creates included), reads and newest-first
-// listings, patches, rotations and deletes that never recreate a webhook, delivery claims, the delivery log with its
-// expiry, and the outcome fields a delivery records.
+// listings, patches, rotations and deletes that never recreate a webhook, and the outcome fields a delivery records.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDocClient } from '../../../../functions/adapters/dynamodb/client';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
 import { DynamoWebhooksRepo } from '../../../../functions/adapters/dynamodb/webhooks-repo';
-import type { DeliveryLogEntry, WebhookRecord } from '../../../../functions/core/webhooks/schema';
+import type { WebhookRecord } from '../../../../functions/core/webhooks/schema';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
 let table: TestTable;
@@ -19,9 +18,6 @@ afterAll(() => table.close());
 /** The timestamp `seconds` seconds into 2026-11-21T10:00, in the service's format. */
 const at = (seconds: number) => `2026-11-21T10:00:${String(seconds).padStart(2, '0')}.000000+00:00`;
 const AT = at(0);
-/** "Now" for the delivery log, in epoch seconds. */
-const NOW_EPOCH = Date.parse('2026-11-21T10:05:00Z') / 1000;
-const WEEK_S = 7 * 24 * 3600;
 
 /** A webhook item written the way another process's create leaves it, without this process knowing. */
 async function putRawWebhook(w: WebhookRecord): Promise<void> {
@@ -47,17 +43,6 @@ function makeWebhook(overrides: Partial<WebhookRecord> = {}): WebhookRecord {
     last_error_at: null,
     last_delivery_at: null,
     last_status: null,
-    ...overrides,
-  };
-}
-
-function makeDelivery(createdAt: string, overrides: Partial<DeliveryLogEntry> = {}): DeliveryLogEntry {
-  return {
-    delivery_id: randomUUID(),
-    event_type: 'run.completed',
-    created_at: createdAt,
-    outcome: 'succeeded',
-    attempts: [{ at: createdAt, status_code: 200, error: null, duration_ms: 42 }],
     ...overrides,
   };
 }
@@ -364,101 +349,6 @@ describe('DynamoWebhooksRepo changes', () => {
     // Assess
     expect([refused, answer]).toEqual([{ created: false }, { created: true }]);
     expect(await repo.listAll(w.project_id)).toEqual([next]);
-  });
-});
-
-describe('DynamoWebhooksRepo delivery claims', () => {
-  it("claims an event for one delivery: another delivery is refused, the same delivery's repeat is answered true", async () => {
-    // Prepare
-    const repo = new DynamoWebhooksRepo();
-    const [wid, eventId, deliveryId] = [webhookId(), randomUUID(), randomUUID()];
-    const expires = NOW_EPOCH + 3600;
-    // Act
-    const first = await repo.claimDelivery(wid, eventId, expires, deliveryId);
-    const rival = await repo.claimDelivery(wid, eventId, expires, randomUUID());
-    const repeat = await repo.claimDelivery(wid, eventId, expires, deliveryId);
-    // Assess
-    expect([first, rival, repeat]).toEqual([true, false, true]);
-  });
-
-  it('lets exactly one of several concurrent deliveries claim the same event', async () => {
-    // Prepare
-    const repo = new DynamoWebhooksRepo();
-    const [wid, eventId] = [webhookId(), randomUUID()];
-    // Act
-    const answers = await Promise.all(Array.from({ length: 5 }, () => repo.claimDelivery(wid, eventId, NOW_EPOCH + 3600, randomUUID())));
-    // Assess
-    expect(answers.filter(Boolean)).toHaveLength(1);
-  });
-
-  it('claims each (webhook, event) pair on its own', async () => {
-    // Prepare
-    const repo = new DynamoWebhooksRepo();
-    const [wid, otherWid, eventId] = [webhookId(), webhookId(), randomUUID()];
-    await repo.claimDelivery(wid, eventId, NOW_EPOCH + 3600, randomUUID());
-    // Act
-    const otherEvent = await repo.claimDelivery(wid, randomUUID(), NOW_EPOCH + 3600, randomUUID());
-    const otherWebhook = await repo.claimDelivery(otherWid, eventId, NOW_EPOCH + 3600, randomUUID());
-    // Assess
-    expect([otherEvent, otherWebhook]).toEqual([true, true]);
-  });
-});
-
-describe('DynamoWebhooksRepo delivery log', () => {
-  it('lists the log newest first, a page at a time, without storage attributes', async () => {
-    // Prepare
-    const { repo, w } = await storedWebhook();
-    const entries = [1, 2, 3].map((s) => makeDelivery(at(s)));
-    entries[1] = {
-      ...entries[1],
-      outcome: 'failed',
-      attempts: [{ at: at(2), status_code: null, error: 'timeout after 5000 ms', duration_ms: 5000 }],
-    };
-    for (const e of entries) await repo.putDelivery(w.project_id, w.webhook_id, e, NOW_EPOCH + WEEK_S);
-    // Act
-    const first = await repo.listDeliveries(w.project_id, w.webhook_id, { limit: 2 }, NOW_EPOCH);
-    const second = await repo.listDeliveries(w.project_id, w.webhook_id, { limit: 2, after: first.last }, NOW_EPOCH);
-    // Assess
-    expect(first.items).toEqual([entries[2], entries[1]]);
-    expect(first.last).toBeDefined();
-    expect(second.items).toEqual([entries[0]]);
-    expect(second.last).toBeUndefined();
-  });
-
-  it('leaves out entries whose expiry is not after nowEpoch, and entries of other webhooks', async () => {
-    // Prepare
-    const { repo, w } = await storedWebhook();
-    const expired = makeDelivery(at(1));
-    const expiringNow = makeDelivery(at(2));
-    const live = makeDelivery(at(3));
-    await repo.putDelivery(w.project_id, w.webhook_id, expired, NOW_EPOCH - 1);
-    await repo.putDelivery(w.project_id, w.webhook_id, expiringNow, NOW_EPOCH);
-    await repo.putDelivery(w.project_id, w.webhook_id, live, NOW_EPOCH + 1);
-    await repo.putDelivery(w.project_id, webhookId(), makeDelivery(at(4)), NOW_EPOCH + WEEK_S);
-    // Act
-    const page = await repo.listDeliveries(w.project_id, w.webhook_id, { limit: 10 }, NOW_EPOCH);
-    // Assess
-    expect(page).toEqual({ items: [live], last: undefined });
-  });
-
-  it('keeps one entry when the same delivery is written twice (a retried write)', async () => {
-    // Prepare
-    const { repo, w } = await storedWebhook();
-    const entry = makeDelivery(at(1));
-    // Act
-    await repo.putDelivery(w.project_id, w.webhook_id, entry, NOW_EPOCH + WEEK_S);
-    await repo.putDelivery(w.project_id, w.webhook_id, entry, NOW_EPOCH + WEEK_S);
-    // Assess
-    expect((await repo.listDeliveries(w.project_id, w.webhook_id, { limit: 10 }, NOW_EPOCH)).items).toEqual([entry]);
-  });
-
-  it('answers an empty log for a webhook without deliveries', async () => {
-    // Prepare
-    const { repo, w } = await storedWebhook();
-    // Act
-    const page = await repo.listDeliveries(w.project_id, w.webhook_id, { limit: 10 }, NOW_EPOCH);
-    // Assess
-    expect(page).toEqual({ items: [], last: undefined });
   });
 });
 

@@ -106,11 +106,9 @@ describe('DynamoWebhooksRepo reads and changes', () => {
 
   it('lets other storage errors through', async () => {
     ddb.on(UpdateCommand).rejects(new Error('ProvisionedThroughputExceededException'));
-    ddb.on(PutCommand).rejects(new Error('InternalServerError'));
     const repo = new DynamoWebhooksRepo();
 
     await expect(repo.update(PID, 'wh_a', { is_enabled: false, updated_at: 't' })).rejects.toThrow('ProvisionedThroughput');
-    await expect(repo.claimDelivery('wh_a', 'evt', 1, 'dlv-1')).rejects.toThrow('InternalServerError');
     await expect(repo.recordFailure(PID, 'wh_a', 't', 'HTTP 500')).rejects.toThrow('ProvisionedThroughput');
   });
 
@@ -126,29 +124,7 @@ describe('DynamoWebhooksRepo reads and changes', () => {
   });
 });
 
-describe('DynamoWebhooksRepo deliveries', () => {
-  it('claims a (webhook, event) pair once: a second claim is refused by the condition', async () => {
-    ddb.on(PutCommand).resolvesOnce({}).rejectsOnce(conditional());
-    ddb.on(GetCommand).resolves({ Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 } });
-    const repo = new DynamoWebhooksRepo();
-
-    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234, 'dlv-1')).toBe(true);
-    expect(await repo.claimDelivery('wh_a', 'evt-1', 1234, 'dlv-2')).toBe(false);
-    expect(ddb.commandCalls(PutCommand)[0].args[0].input).toMatchObject({
-      Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    });
-    expect(ddb.commandCalls(GetCommand)[0].args[0].input).toMatchObject({ Key: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP' }, ConsistentRead: true });
-  });
-
-  it("keeps a claim whose answer was lost: the retry's conditional failure finds this delivery's own claim", async () => {
-    // The store applied the put, the answer was lost, the SDK's retry was refused by the condition.
-    ddb.on(PutCommand).rejects(conditional());
-    ddb.on(GetCommand).resolves({ Item: { pk: 'WHDEDUP#wh_a#evt-1', sk: 'DEDUP', delivery_id: 'dlv-1', expires_at: 1234 } });
-
-    expect(await new DynamoWebhooksRepo().claimDelivery('wh_a', 'evt-1', 1234, 'dlv-1')).toBe(true);
-  });
-
+describe('DynamoWebhooksRepo delivery outcomes', () => {
   it('records outcomes with updates that touch only status fields and never recreate a deleted webhook', async () => {
     ddb.on(UpdateCommand).rejects(conditional());
     const repo = new DynamoWebhooksRepo();
@@ -162,24 +138,5 @@ describe('DynamoWebhooksRepo deliveries', () => {
       ConditionExpression: 'attribute_exists(pk)',
     });
     expect(failure).toMatchObject({ UpdateExpression: 'SET last_error = :e, last_error_at = :at', ConditionExpression: 'attribute_exists(pk)' });
-  });
-
-  it('writes log entries under WHLOG with a TTL and lists them newest first, hiding expired ones', async () => {
-    ddb.on(PutCommand).resolves({});
-    ddb.on(QueryCommand).resolves({ Items: [{ pk: 'WHLOG#p1#wh_a', sk: 'DLV#t#d1', entity: 'delivery', expires_at: 99, delivery_id: 'd1' }] });
-    const repo = new DynamoWebhooksRepo();
-    const entry = { delivery_id: 'd1', event_type: 'run.completed' as const, created_at: 't', outcome: 'succeeded' as const, attempts: [] };
-
-    await repo.putDelivery(PID, 'wh_a', entry, 99);
-    const page = await repo.listDeliveries(PID, 'wh_a', { limit: 5 }, 50);
-
-    expect(ddb.commandCalls(PutCommand)[0].args[0].input.Item).toMatchObject({ pk: 'WHLOG#p1#wh_a', sk: 'DLV#t#d1', expires_at: 99 });
-    expect(ddb.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({
-      FilterExpression: 'expires_at > :now',
-      ExpressionAttributeValues: { ':pk': 'WHLOG#p1#wh_a', ':now': 50 },
-      ScanIndexForward: false,
-      Limit: 5,
-    });
-    expect(page.items).toEqual([{ delivery_id: 'd1' }]);
   });
 });

@@ -1,7 +1,7 @@
 // The onTerminal CI hook over in-memory fakes with the store's conditional semantics: concurrent completions in any
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
 import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
-import type { BatchAggregate, BatchMarker, CiBatch, CiRunState, RunPack } from '../../../../functions/core/ci/types';
+import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from '../../../../functions/core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
 import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
@@ -116,10 +116,6 @@ class FakeBatches implements BatchesRepo {
   }
   async latestDone(): Promise<never> {
     throw new Error('not used by the hook');
-  }
-  async putPack(_p: RunPack) {}
-  async getPack() {
-    return null;
   }
 }
 

@@ -17,6 +17,7 @@ function world(sendsPerMinute: number) {
   const queued: BusEvent[] = [];
   const deps: WebhookReplayDeps = {
     webhooks: h.repo,
+    deliveryLog: h.deliveryLog,
     clock: h.deps.clock,
     uuid: h.deps.uuid,
     rateLimits: new MemoryRateLimitsRepo(),
@@ -39,7 +40,7 @@ describe('the webhook send budget', () => {
     // Prepare: a budget of 4; two failed deliveries; 10 s into a minute
     const w = world(4);
     await w.failures(2);
-    const [id] = w.h.repo.log.map((l) => l.entry.delivery_id);
+    const [id] = w.h.deliveryLog.entries.map((l) => l.entry.delivery_id);
     const msIntoMinute = w.h.deps.clock.now().getTime() % 60_000;
     await w.h.deps.sleep(70_000 - msIntoMinute);
 

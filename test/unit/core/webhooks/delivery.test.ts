@@ -47,15 +47,15 @@ describe('webhook delivery', () => {
 
     const stored = h.repo.hooks.get(`${PROJECT}/wh_a`)!;
     expect(stored).toMatchObject({ last_error: null, last_status: 204, last_delivery_at: '2026-11-21T12:00:00.010000+00:00' });
-    expect(h.repo.log).toHaveLength(1);
-    expect(h.repo.log[0].entry).toEqual({
+    expect(h.deliveryLog.entries).toHaveLength(1);
+    expect(h.deliveryLog.entries[0].entry).toEqual({
       delivery_id: '00000000-0000-4000-8000-000000000001',
       event_type: 'run.completed',
       created_at: '2026-11-21T12:00:00.000000+00:00',
       outcome: 'succeeded',
       attempts: [{ at: '2026-11-21T12:00:00.000000+00:00', status_code: 204, error: null, duration_ms: 10 }],
     });
-    expect(h.repo.log[0].expiresAt).toBe(Math.floor(Date.parse('2026-11-21T12:00:00.010Z') / 1000) + 7 * 24 * 3600);
+    expect(h.deliveryLog.entries[0].expiresAt).toBe(Math.floor(Date.parse('2026-11-21T12:00:00.010Z') / 1000) + 7 * 24 * 3600);
   });
 
   it('skips the status write when a success would only move last_delivery_at by under a second, and writes it after', async () => {
@@ -79,7 +79,7 @@ describe('webhook delivery', () => {
     expect(afterFirst).toBe(0);
     expect(writes).toBe(1);
     expect(h.repo.hooks.get(`${PROJECT}/wh_a`)!.last_delivery_at).toBe('2026-11-21T12:00:01.020000+00:00');
-    expect(h.repo.log.map((l) => l.entry.outcome)).toEqual(['succeeded', 'succeeded']);
+    expect(h.deliveryLog.entries.map((l) => l.entry.outcome)).toEqual(['succeeded', 'succeeded']);
   });
 
   it.each([
@@ -107,7 +107,7 @@ describe('webhook delivery', () => {
     expect(stored.last_error).toBe(lastError);
     expect(stored.last_error_at).toBe('2026-11-21T12:00:03.540000+00:00');
     expect(stored.last_delivery_at).toBeNull();
-    const entry = h.repo.log[0].entry;
+    const entry = h.deliveryLog.entries[0].entry;
     expect(entry.outcome).toBe('failed');
     expect(entry.attempts.map((a) => a.at)).toEqual([
       '2026-11-21T12:00:00.000000+00:00',
@@ -129,7 +129,7 @@ describe('webhook delivery', () => {
     expect(h.sent).toHaveLength(3);
     expect(h.sleeps).toEqual([500, 1000]);
     expect(report.results[0]).toMatchObject({ outcome: 'succeeded', tries: 3 });
-    expect(h.repo.log[0].entry.attempts.map((a) => [a.status_code, a.error])).toEqual([
+    expect(h.deliveryLog.entries[0].entry.attempts.map((a) => [a.status_code, a.error])).toEqual([
       [503, 'HTTP 503'],
       [null, 'timeout after 5000 ms'],
       [200, null],
@@ -171,7 +171,7 @@ describe('webhook delivery', () => {
 
     expect(h.sent).toHaveLength(1);
     expect(report.results[0]).toMatchObject({ outcome: 'skipped', tries: 1 });
-    expect(h.repo.log[0].entry).toMatchObject({ outcome: 'skipped', attempts: [{ status_code: 500, error: 'HTTP 500' }] });
+    expect(h.deliveryLog.entries[0].entry).toMatchObject({ outcome: 'skipped', attempts: [{ status_code: 500, error: 'HTTP 500' }] });
     expect(h.repo.hooks.get(`${PROJECT}/wh_a`)?.last_error ?? null).toBeNull();
   });
 
@@ -197,7 +197,7 @@ describe('webhook delivery', () => {
 
     expect(h.sent).toHaveLength(2);
     expect(again.results.map((r) => r.outcome)).toEqual(['duplicate', 'duplicate']);
-    expect(h.repo.log).toHaveLength(2);
+    expect(h.deliveryLog.entries).toHaveLength(2);
   });
 
   it('keeps the claim after a delivery that failed every try, so a bus retry does not send again', async () => {
@@ -224,8 +224,8 @@ describe('webhook delivery', () => {
     const fastLogged = new Promise<void>((resolve) => (fastDone = resolve));
     const inner = h.deps.send;
     h.deps.send = (req) => (req.url.includes('slow') ? slowAnswer : inner(req));
-    const putDelivery = h.repo.putDelivery.bind(h.repo);
-    h.repo.putDelivery = async (...args) => {
+    const putDelivery = h.deliveryLog.putDelivery.bind(h.deliveryLog);
+    h.deliveryLog.putDelivery = async (...args) => {
       await putDelivery(...args);
       if (args[1] === 'wh_fast') fastDone();
     };
@@ -233,7 +233,7 @@ describe('webhook delivery', () => {
     // Act
     const fanout = deliverEvent(h.deps, busEvent());
     await fastLogged;
-    const slowStillOpen = h.repo.log.every((l) => l.webhookId !== 'wh_slow');
+    const slowStillOpen = h.deliveryLog.entries.every((l) => l.webhookId !== 'wh_slow');
     release(ok());
     const report = await fanout;
 
@@ -262,8 +262,8 @@ describe('webhook delivery', () => {
     const h = harness();
     h.hook('wh_a');
     h.hook('wh_b');
-    const claim = h.repo.claimDelivery.bind(h.repo);
-    h.repo.claimDelivery = async (id: string, ev: string, exp: number, delivery: string) => {
+    const claim = h.deliveryLog.claimDelivery.bind(h.deliveryLog);
+    h.deliveryLog.claimDelivery = async (id: string, ev: string, exp: number, delivery: string) => {
       if (id === 'wh_a') throw new Error('InternalServerError');
       return claim(id, ev, exp, delivery);
     };
@@ -276,7 +276,7 @@ describe('webhook delivery', () => {
   it('reports a failed log write without failing the delivery (the receiver already has it)', async () => {
     const h = harness();
     h.hook('wh_a');
-    h.repo.putDelivery = async () => {
+    h.deliveryLog.putDelivery = async () => {
       throw new Error('ValidationException');
     };
 

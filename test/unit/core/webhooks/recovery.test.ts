@@ -20,6 +20,7 @@ function world() {
   let events = 0;
   const deps: WebhookReplayDeps = {
     webhooks: h.repo,
+    deliveryLog: h.deliveryLog,
     clock: h.deps.clock,
     uuid: h.deps.uuid,
     rateLimits: new MemoryRateLimitsRepo(),
@@ -58,7 +59,7 @@ describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
     const w = world();
     w.h.hook(WH);
     await w.failures(1);
-    const [entry] = w.h.repo.log;
+    const [entry] = w.h.deliveryLog.entries;
     w.h.reply(200);
 
     // Act
@@ -73,10 +74,10 @@ describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
     expect(resent.headers['X-Service-Delivery']).toBe(entry.entry.delivery_id);
     expect(resent.headers['webhook-id']).toBe(entry.entry.delivery_id);
     expect(Number(resent.headers['webhook-timestamp'])).toBeGreaterThan(Number(first.headers['webhook-timestamp']));
-    expect(w.h.repo.log).toHaveLength(1);
-    expect(w.h.repo.log[0].entry.outcome).toBe('succeeded');
-    expect(w.h.repo.log[0].entry.attempts.map((a) => a.status_code)).toEqual([500, 500, 500, 500, 200]);
-    expect(w.h.repo.log[0].version).toBe(1);
+    expect(w.h.deliveryLog.entries).toHaveLength(1);
+    expect(w.h.deliveryLog.entries[0].entry.outcome).toBe('succeeded');
+    expect(w.h.deliveryLog.entries[0].entry.attempts.map((a) => a.status_code)).toEqual([500, 500, 500, 500, 200]);
+    expect(w.h.deliveryLog.entries[0].version).toBe(1);
     expect(w.h.repo.hooks.get(`${PROJECT}/${WH}`)).toMatchObject({ last_error: null, last_status: 200 });
   });
 
@@ -84,7 +85,7 @@ describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
     const w = world();
     w.h.hook(WH);
     await w.failures(1);
-    await resendDelivery(w.deps, PROJECT, WH, w.h.repo.log[0].entry.delivery_id);
+    await resendDelivery(w.deps, PROJECT, WH, w.h.deliveryLog.entries[0].entry.delivery_id);
     const [command] = w.queued.splice(0);
 
     const reports = [await handleBusEvent(w.h.deps, command), await handleBusEvent(w.h.deps, command)];
@@ -99,11 +100,11 @@ describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
     const other = `wh_${'b'.repeat(24)}`;
     w.h.hook(other);
     await w.failures(1);
-    const id = w.h.repo.log[0].entry.delivery_id;
+    const id = w.h.deliveryLog.entries[0].entry.delivery_id;
 
     await expect(resendDelivery(w.deps, PROJECT, WH, '00000000-0000-4000-8000-0000000000ff')).rejects.toThrow(NotFoundError);
     await expect(resendDelivery(w.deps, PROJECT, WH, 'not-a-uuid')).rejects.toThrow(NotFoundError);
-    await expect(resendDelivery(w.deps, PROJECT, other, w.h.repo.log.find((l) => l.webhookId === WH)!.entry.delivery_id)).rejects.toThrow(
+    await expect(resendDelivery(w.deps, PROJECT, other, w.h.deliveryLog.entries.find((l) => l.webhookId === WH)!.entry.delivery_id)).rejects.toThrow(
       'Delivery not found.',
     );
     await expect(resendDelivery(w.deps, PROJECT, `wh_${'c'.repeat(24)}`, id)).rejects.toThrow('Webhook not found.');
@@ -115,14 +116,14 @@ describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
     const w = world();
     w.h.hook(WH);
     await w.failures(1);
-    const id = w.h.repo.log[0].entry.delivery_id;
+    const id = w.h.deliveryLog.entries[0].entry.delivery_id;
 
     w.h.repo.hooks.get(`${PROJECT}/${WH}`)!.is_enabled = false;
     const paused = resendDelivery(w.deps, PROJECT, WH, id);
     await expect(paused).rejects.toThrow(ConflictError);
     await expect(paused).rejects.toMatchObject({ status: 409, code: 'webhook_paused' });
     w.h.repo.hooks.get(`${PROJECT}/${WH}`)!.is_enabled = true;
-    w.h.repo.events.clear();
+    w.h.deliveryLog.events.clear();
     await expect(resendDelivery(w.deps, PROJECT, WH, id)).rejects.toMatchObject({ status: 409, code: 'event_unavailable' });
     expect(w.queued).toHaveLength(0);
   });
@@ -149,7 +150,7 @@ describe('POST /v1/webhooks/{id}/recover', () => {
     expect(res).toEqual({ queued: 2 });
     expect(w.bodies(before)).toEqual(['r3', 'r4']);
     expect(again).toEqual({ queued: 0 });
-    expect(w.h.repo.log.map((l) => [l.entry.outcome, l.version])).toEqual([
+    expect(w.h.deliveryLog.entries.map((l) => [l.entry.outcome, l.version])).toEqual([
       ['failed', 0],
       ['succeeded', 0],
       ['succeeded', 1],
@@ -182,7 +183,7 @@ describe('POST /v1/webhooks/{id}/recover', () => {
     const afterFailing = await recoverDeliveries(w.deps, PROJECT, WH, START);
 
     expect([first.queued, whileQueued.queued, afterFailing.queued]).toEqual([1, 0, 1]);
-    expect(w.h.repo.log[0].entry.attempts).toHaveLength(8);
+    expect(w.h.deliveryLog.entries[0].entry.attempts).toHaveLength(8);
   });
 
   it('delivers in queue order even when the bus hands the later command over first', async () => {
@@ -314,7 +315,7 @@ describe('POST /v1/webhooks/{id}/test', () => {
       created_at: '2026-11-21T12:00:00.000000+00:00',
       data: { webhook_id: WH, message: 'This is a test event sent by POST /v1/webhooks/{webhook_id}/test.' },
     });
-    expect(w.h.repo.log.map((l) => [l.webhookId, l.entry.delivery_id, l.entry.event_type, l.entry.outcome])).toEqual([
+    expect(w.h.deliveryLog.entries.map((l) => [l.webhookId, l.entry.delivery_id, l.entry.event_type, l.entry.outcome])).toEqual([
       [WH, res.delivery_id, 'webhook.test', 'succeeded'],
     ]);
   });
@@ -337,7 +338,7 @@ describe('commands on the bus', () => {
     w.h.hook(WH);
     await w.failures(1, 200);
     const sent = w.h.sent.length;
-    await resendDelivery(w.deps, PROJECT, WH, w.h.repo.log[0].entry.delivery_id);
+    await resendDelivery(w.deps, PROJECT, WH, w.h.deliveryLog.entries[0].entry.delivery_id);
 
     await w.drain();
 
@@ -348,15 +349,15 @@ describe('commands on the bus', () => {
     const w = world();
     w.h.hook(WH);
     await w.failures(1);
-    await resendDelivery(w.deps, PROJECT, WH, w.h.repo.log[0].entry.delivery_id);
+    await resendDelivery(w.deps, PROJECT, WH, w.h.deliveryLog.entries[0].entry.delivery_id);
     const [command] = w.queued.splice(0);
-    const getDelivery = w.h.repo.getDelivery.bind(w.h.repo);
-    w.h.repo.getDelivery = async () => {
+    const getDelivery = w.h.deliveryLog.getDelivery.bind(w.h.deliveryLog);
+    w.h.deliveryLog.getDelivery = async () => {
       throw new Error('ProvisionedThroughputExceededException');
     };
 
     await expect(handleBusEvent(w.h.deps, command)).rejects.toThrow('ProvisionedThroughputExceededException');
-    w.h.repo.getDelivery = getDelivery;
+    w.h.deliveryLog.getDelivery = getDelivery;
     w.h.reply(200);
     const retried = await handleBusEvent(w.h.deps, command);
 

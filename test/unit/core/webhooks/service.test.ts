@@ -10,18 +10,22 @@ import {
   updateWebhook,
   type WebhookServiceDeps,
 } from '../../../../functions/core/webhooks/service';
+import { MemoryDeliveryLogRepo } from '../../../helpers/memory-delivery-log-repo';
 import { MemoryWebhooksRepo } from '../../../helpers/memory-webhooks-repo';
 import { PROJECT } from '../../../helpers/webhook-harness';
 
 const OTHER_PROJECT = '6f1c1f5e-2a1d-4f4e-8b0a-7d3b9e6c2a10';
 
-function service(): WebhookServiceDeps & { repo: MemoryWebhooksRepo } {
+type Service = WebhookServiceDeps & { repo: MemoryWebhooksRepo; deliveryLog: MemoryDeliveryLogRepo };
+
+function service(): Service {
   const repo = new MemoryWebhooksRepo();
   let ids = 0;
   let secrets = 0;
   return {
     repo,
     webhooks: repo,
+    deliveryLog: new MemoryDeliveryLogRepo(),
     clock: { now: () => new Date('2026-11-21T12:00:00Z') },
     newWebhookId: () => `wh_${String(++ids).padStart(24, '0')}`,
     newSecret: () => `whsec_secret${++secrets}`,
@@ -104,11 +108,11 @@ describe('webhook service', () => {
   });
 
   it.each([
-    ['get', (svc: WebhookServiceDeps, id: string) => getWebhook(svc, PROJECT, id)],
-    ['update', (svc: WebhookServiceDeps, id: string) => updateWebhook(svc, PROJECT, id, { is_enabled: false })],
-    ['delete', (svc: WebhookServiceDeps, id: string) => deleteWebhook(svc, PROJECT, id)],
-    ['rotate', (svc: WebhookServiceDeps, id: string) => rotateWebhookSecret(svc, PROJECT, id)],
-    ['deliveries', (svc: WebhookServiceDeps, id: string) => listWebhookDeliveries(svc, PROJECT, id, { limit: 10 })],
+    ['get', (svc: Service, id: string) => getWebhook(svc, PROJECT, id)],
+    ['update', (svc: Service, id: string) => updateWebhook(svc, PROJECT, id, { is_enabled: false })],
+    ['delete', (svc: Service, id: string) => deleteWebhook(svc, PROJECT, id)],
+    ['rotate', (svc: Service, id: string) => rotateWebhookSecret(svc, PROJECT, id)],
+    ['deliveries', (svc: Service, id: string) => listWebhookDeliveries(svc, PROJECT, id, { limit: 10 })],
   ])("answers 404 to %s with a malformed id, an unknown id, or another project's webhook", async (_op, op) => {
     const svc = service();
     const theirs = await createWebhook(svc, OTHER_PROJECT, input);

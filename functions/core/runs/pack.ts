@@ -3,10 +3,10 @@ import type { Deps } from '../../ports';
 import { loadCampaign } from '../campaigns/service';
 import { ValidationError } from '../errors';
 import { projectEvent } from '../publish';
-import { createAndQueueRuns, newRunsFor } from '../runs/service';
 import { isoMicros } from '../time';
 import { assertTracesExist } from '../traces/service';
 import type { RunPackRequest } from './schema';
+import { createAndQueueRuns, newRunsFor } from './service';
 import type { RunPack } from './types';
 
 /** The 202 body of a run-pack, and the data of its run.pack_queued event. */
@@ -43,7 +43,7 @@ export async function createRunPack(deps: Deps, projectId: string, campaignId: s
     trace_count: runs.length,
     created_at: createdAt,
   };
-  await deps.batches.putPack(pack);
+  await deps.runs.putPack(pack);
   await createAndQueueRuns(deps, projectId, runs);
   const queued: PackQueued = { pack_id: packId, campaign_id: campaignId, run_ids: pack.run_ids, trace_count: pack.trace_count };
   await deps.events.publish([projectEvent(deps, projectId, 'run.pack_queued', { ...queued })]);

@@ -1,22 +1,24 @@
-// The delivery side of DynamoWebhooksRepo against dynalite: log entries found by delivery id, failed ones listed oldest
-// first, redeliveries appended under a version (concurrent ones all land, 40 tries kept), kept events, claims released.
+// DynamoDeliveryLogRepo against dynalite: delivery claims (one delivery per event and webhook, released only by their
+// holder), the log listed newest first without expired entries, entries found by delivery id, failed ones listed oldest
+// first, redeliveries appended under a version (concurrent ones all land, 40 tries kept), kept events.
 import { randomUUID } from 'node:crypto';
-import { DynamoWebhooksRepo } from '../../../../functions/adapters/dynamodb/webhooks-repo';
+import { DynamoDeliveryLogRepo } from '../../../../functions/adapters/dynamodb/delivery-log-repo';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome } from '../../../../functions/core/webhooks/schema';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
 let table: TestTable;
-let repo: DynamoWebhooksRepo;
+let repo: DynamoDeliveryLogRepo;
 
 beforeAll(async () => {
   table = await startDynalite();
-  repo = new DynamoWebhooksRepo();
+  repo = new DynamoDeliveryLogRepo();
 });
 afterAll(() => table.close());
 
 const at = (seconds: number) => `2026-11-21T10:00:${String(seconds).padStart(2, '0')}.000000+00:00`;
 const NOW_EPOCH = Date.parse('2026-11-21T10:05:00Z') / 1000;
 const LIVE = NOW_EPOCH + 3600;
+const WEEK_S = 7 * 24 * 3600;
 const webhookId = () => `wh_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 const attempt = (status: number): DeliveryAttempt => ({
   at: at(1),
@@ -38,6 +40,103 @@ function entry(createdAt: string, outcome: DeliveryOutcome = 'failed'): Delivery
 function scope() {
   return { pid: randomUUID(), wid: webhookId() };
 }
+
+describe('delivery claims', () => {
+  it("claims an event for one delivery: another delivery is refused, the same delivery's repeat is answered true", async () => {
+    // Prepare
+    const [wid, eventId, deliveryId] = [webhookId(), randomUUID(), randomUUID()];
+    // Act
+    const first = await repo.claimDelivery(wid, eventId, LIVE, deliveryId);
+    const rival = await repo.claimDelivery(wid, eventId, LIVE, randomUUID());
+    const repeat = await repo.claimDelivery(wid, eventId, LIVE, deliveryId);
+    // Assess
+    expect([first, rival, repeat]).toEqual([true, false, true]);
+  });
+
+  it('lets exactly one of several concurrent deliveries claim the same event', async () => {
+    // Prepare
+    const [wid, eventId] = [webhookId(), randomUUID()];
+    // Act
+    const answers = await Promise.all(Array.from({ length: 5 }, () => repo.claimDelivery(wid, eventId, LIVE, randomUUID())));
+    // Assess
+    expect(answers.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('claims each (webhook, event) pair on its own', async () => {
+    // Prepare
+    const [wid, otherWid, eventId] = [webhookId(), webhookId(), randomUUID()];
+    await repo.claimDelivery(wid, eventId, LIVE, randomUUID());
+    // Act
+    const otherEvent = await repo.claimDelivery(wid, randomUUID(), LIVE, randomUUID());
+    const otherWebhook = await repo.claimDelivery(otherWid, eventId, LIVE, randomUUID());
+    // Assess
+    expect([otherEvent, otherWebhook]).toEqual([true, true]);
+  });
+
+  it('releases a claim only for its holder, after which another holder can take it', async () => {
+    const wid = webhookId();
+    await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-a');
+
+    await repo.releaseClaim(wid, 'recover:x:0', 'holder-b');
+    const whileHeld = await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-b');
+    await repo.releaseClaim(wid, 'recover:x:0', 'holder-a');
+    const afterRelease = await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-b');
+
+    expect([whileHeld, afterRelease]).toEqual([false, true]);
+  });
+});
+
+describe('the delivery log', () => {
+  it('lists the log newest first, a page at a time, without storage attributes', async () => {
+    // Prepare
+    const { pid, wid } = scope();
+    const entries = [entry(at(1), 'succeeded'), entry(at(2)), entry(at(3), 'succeeded')];
+    entries[1] = { ...entries[1], attempts: [{ at: at(2), status_code: null, error: 'timeout after 5000 ms', duration_ms: 5000 }] };
+    for (const e of entries) await repo.putDelivery(pid, wid, e, NOW_EPOCH + WEEK_S);
+    // Act
+    const first = await repo.listDeliveries(pid, wid, { limit: 2 }, NOW_EPOCH);
+    const second = await repo.listDeliveries(pid, wid, { limit: 2, after: first.last }, NOW_EPOCH);
+    // Assess
+    expect(first.items).toEqual([entries[2], entries[1]]);
+    expect(first.last).toBeDefined();
+    expect(second.items).toEqual([entries[0]]);
+    expect(second.last).toBeUndefined();
+  });
+
+  it('leaves out entries whose expiry is not after nowEpoch, and entries of other webhooks', async () => {
+    // Prepare
+    const { pid, wid } = scope();
+    const [expired, expiringNow, live] = [entry(at(1), 'succeeded'), entry(at(2), 'succeeded'), entry(at(3), 'succeeded')];
+    await repo.putDelivery(pid, wid, expired, NOW_EPOCH - 1);
+    await repo.putDelivery(pid, wid, expiringNow, NOW_EPOCH);
+    await repo.putDelivery(pid, wid, live, NOW_EPOCH + 1);
+    await repo.putDelivery(pid, webhookId(), entry(at(4), 'succeeded'), NOW_EPOCH + WEEK_S);
+    // Act
+    const page = await repo.listDeliveries(pid, wid, { limit: 10 }, NOW_EPOCH);
+    // Assess
+    expect(page).toEqual({ items: [live], last: undefined });
+  });
+
+  it('keeps one entry when the same delivery is written twice (a retried write)', async () => {
+    // Prepare
+    const { pid, wid } = scope();
+    const e = entry(at(1), 'succeeded');
+    // Act
+    await repo.putDelivery(pid, wid, e, NOW_EPOCH + WEEK_S);
+    await repo.putDelivery(pid, wid, e, NOW_EPOCH + WEEK_S);
+    // Assess
+    expect((await repo.listDeliveries(pid, wid, { limit: 10 }, NOW_EPOCH)).items).toEqual([e]);
+  });
+
+  it('answers an empty log for a webhook without deliveries', async () => {
+    // Prepare
+    const { pid, wid } = scope();
+    // Act
+    const page = await repo.listDeliveries(pid, wid, { limit: 10 }, NOW_EPOCH);
+    // Assess
+    expect(page).toEqual({ items: [], last: undefined });
+  });
+});
 
 describe('delivery log entries by id', () => {
   it('finds an entry written with its event id, with version 0, and lists it without event id or version', async () => {
@@ -124,7 +223,7 @@ describe('recordRedelivery', () => {
   });
 });
 
-describe('kept events and claims', () => {
+describe('kept events', () => {
   it('keeps the first body under an event id, and forgets it once expired', async () => {
     const { pid } = scope();
 
@@ -144,17 +243,5 @@ describe('kept events and claims', () => {
     await repo.putEvent(pid, 'big', { event_type: 'run.completed', body }, LIVE);
 
     expect((await repo.getEvent(pid, 'big', NOW_EPOCH))?.body).toBe(body);
-  });
-
-  it('releases a claim only for its holder, after which another holder can take it', async () => {
-    const wid = webhookId();
-    await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-a');
-
-    await repo.releaseClaim(wid, 'recover:x:0', 'holder-b');
-    const whileHeld = await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-b');
-    await repo.releaseClaim(wid, 'recover:x:0', 'holder-a');
-    const afterRelease = await repo.claimDelivery(wid, 'recover:x:0', LIVE, 'holder-b');
-
-    expect([whileHeld, afterRelease]).toEqual([false, true]);
   });
 });
