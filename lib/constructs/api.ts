@@ -7,7 +7,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BINARY_MEDIA_TYPES, routes, workerHandlers, type RouteDef } from '../routes';
+import { BINARY_MEDIA_TYPES, routes, workerHandlers, type RouteRow } from '../routes';
 import { errorBody, GATEWAY_ERRORS } from './gateway-errors';
 import { type RuntimeSettings, ServiceFunction } from './service-function';
 
@@ -227,7 +227,7 @@ export class Api extends Construct {
   }
 }
 
-function functionId(route: RouteDef): string {
+function functionId(route: RouteRow): string {
   return route.handler
     .split('-')
     .map((s) => s.charAt(0).toUpperCase() + s.slice(1))

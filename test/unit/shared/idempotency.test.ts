@@ -9,11 +9,13 @@ import { canonicalJson, sha256Hex } from '../../../functions/core/json';
 import * as z from '../../../functions/core/zod-mini';
 import { getDeps, resetDeps } from '../../../functions/shared/deps';
 import { route } from '../../../functions/shared/http';
+import { routeName } from '../../../functions/core/route-row';
 import { FINGERPRINT_PREFIX, requestFingerprint, type IdempotentRequest } from '../../../functions/shared/idempotency';
 import { startDynalite, type TestTable } from '../../helpers/dynalite';
 
-const ACT = 'POST /v1/things/{thing_id}/act';
-const CREATE = 'POST /v1/things';
+/** The row of the route most tests act on; its name scopes the idempotency records. */
+const ACT_ROW = { method: 'POST', path: '/v1/things/{thing_id}/act', auth: true } as const;
+const ACT = routeName(ACT_ROW);
 const ctx = { awsRequestId: 'aws-req' } as Context;
 
 let table: TestTable;
@@ -38,16 +40,20 @@ const count = (what: string) => {
 };
 
 /** POST /v1/things/{thing_id}/act: acts on one thing, answering which one and a fresh value. */
-const act = route({ name: ACT, uuidParams: ['thing_id'] }, async ({ params }) => ({
+const act = route(ACT_ROW, async ({ params }) => ({
   status: 200,
   body: { thing_id: params.thing_id, run: count(params.thing_id), token: randomUUID() },
 }));
 
 /** POST /v1/things: creates a thing whose answer shows its secret once. */
-const create = route({ name: CREATE, body: z.record(z.string(), z.unknown()), secretFields: ['secret'] }, async ({ body }) => ({
-  status: 201,
-  body: { thing_id: randomUUID(), name: body.name, run: count(String(body.name)), secret: `whsec_${randomUUID()}` },
-}));
+const create = route(
+  { method: 'POST', path: '/v1/things', auth: true, secretFields: ['secret'] },
+  { body: z.record(z.string(), z.unknown()) },
+  async ({ body }) => ({
+    status: 201,
+    body: { thing_id: randomUUID(), name: body.name, run: count(String(body.name)), secret: `whsec_${randomUUID()}` },
+  }),
+);
 
 interface Call {
   project: string;
