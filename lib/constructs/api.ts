@@ -196,12 +196,12 @@ export class Api extends Construct {
       {
         id: 'AwsSolutions-APIG2',
         reason:
-          'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (SPEC section 2 needs 422 validation_error bodies with details, which API Gateway validators cannot produce).',
+          'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (docs/api.md#errors: 422 validation_error bodies with details, which API Gateway validators cannot produce).',
       },
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (SPEC section 3).',
+          'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (docs/api.md#authentication).',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
@@ -220,7 +220,7 @@ export class Api extends Construct {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
           reason:
-            "Deliberately public (SPEC sections 3-4): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user's key), and mock methods that only return 404/405 error bodies.",
+            "Deliberately public (docs/api.md#authentication): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user's key), and mock methods that only return 404/405 error bodies.",
         });
       }
     }
