@@ -78,7 +78,8 @@ export function dashboardBase(): string {
 }
 
 function unwired(kind: 'queue' | 'bus' | 'http'): never {
-  throw new Error(`this function has no ${kind} wired (a route's row sets ${kind}: true in lib/routes.ts; a worker imports shared/with-${kind})`);
+  // A route's row in lib/routes.ts names what it sends with; a worker imports shared/with-<kind> itself.
+  throw new Error(`this function has no ${kind} wired (its row's ${kind} flag, or shared/with-${kind})`);
 }
 
 /** Stands in for a repository a bundle does not carry: any call fails, naming it (bundling wires what the code reads). */

@@ -135,8 +135,8 @@ describe('route(): the queue and the bus from the row', () => {
     const res = await sending({ method: 'POST', path: '/v1/things', auth: true })(event('POST', {}), ctx);
 
     expect(JSON.parse(res.body)).toEqual({
-      queue: "this function has no queue wired (a route's row sets queue: true in lib/routes.ts; a worker imports shared/with-queue)",
-      bus: "this function has no bus wired (a route's row sets bus: true in lib/routes.ts; a worker imports shared/with-bus)",
+      queue: "this function has no queue wired (its row's queue flag, or shared/with-queue)",
+      bus: "this function has no bus wired (its row's bus flag, or shared/with-bus)",
     });
     expect(sent).toEqual([]);
   });
