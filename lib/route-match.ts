@@ -1,6 +1,12 @@
 // The route lookup over the route table (lib/routes.ts): which row a request's method and path name, with its path
 // parameters; used by the local gateway, the OpenAPI tests and the SDK's tests alike.
-import { routes, type RouteDef, type RouteMatch } from './routes';
+import { routes, type RouteRow } from './routes';
+
+/** A request's row and the values of its path parameters. */
+export interface RouteMatch {
+  route: RouteRow;
+  pathParameters: Record<string, string>;
+}
 
 /** Matches a concrete path against a route pattern; returns its parameters or null. */
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
@@ -29,7 +35,7 @@ export function matchPath(pattern: string, path: string): Record<string, string>
  * (non-empty, URI-decoded; a row whose decoding fails does not match); a test holds findRoute to matching every row
  * with matchPath.
  */
-let patterns: Map<number, { route: RouteDef; segments: (string | null)[]; names: (string | null)[] }[]> | undefined;
+let patterns: Map<number, { route: RouteRow; segments: (string | null)[]; names: (string | null)[] }[]> | undefined;
 
 export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
   if (!patterns) {

@@ -3,38 +3,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import { EVENT_TYPES } from './events';
-import {
-  QUERY_SCHEMAS,
-  REQUEST_SCHEMAS,
-  RESPONSE_SCHEMAS,
-  type QuerySchemaName,
-  type RequestSchemaName,
-  type ResponseSchemaName,
-} from './openapi-schemas';
+import { QUERY_SCHEMAS, REQUEST_SCHEMAS, RESPONSE_SCHEMAS, type ResponseSchemaName } from './openapi-schemas';
 import { DEFAULT_SERVER, servedAt } from './openapi-servers';
+import { DEFAULT_BODY_LIMIT } from './limits';
+import { isUuidParam, pathParams, type RouteRow } from './route-row';
 import { WEBHOOK_ID_PATTERN, errorSchema } from './responses';
 import { z } from './zod';
 
 export type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './openapi-schemas';
 export { DEFAULT_SERVER } from './openapi-servers';
-
-/** What the document needs of a route: the route table's rows (lib/routes.ts) have this shape. */
-export interface OpenApiRoute {
-  method: string;
-  path: string;
-  handler: string;
-  auth: boolean;
-  status: number;
-  summary: string;
-  maxBodyBytes?: number;
-  body?: RequestSchemaName;
-  optionalBody?: boolean;
-  response?: ResponseSchemaName;
-  also?: Partial<Record<number, ResponseSchemaName>>;
-  list?: boolean;
-  query?: QuerySchemaName;
-  errors?: Partial<Record<number, string>>;
-}
 
 const TAGS = [
   { name: 'service', description: 'Liveness and this document (no credentials).' },
@@ -69,6 +46,7 @@ function kib(bytes: number): string {
 }
 
 function pathParam(name: string): ZodType {
+  if (isUuidParam(name)) return z.uuid().openapi({ description: 'Lowercase UUID v4; a malformed id is a 404.' });
   if (name === 'webhook_id')
     return z.string().regex(WEBHOOK_ID_PATTERN).openapi({ description: 'wh_ + 24 lowercase alphanumerics; anything else is a 404.' });
   if (name === 'attempt')
@@ -76,11 +54,11 @@ function pathParam(name: string): ZodType {
       .string()
       .regex(/^[1-9][0-9]{0,3}$/)
       .openapi({ description: 'Attempt number, from 1; anything else is a 404.' });
-  return z.uuid().openapi({ description: 'Lowercase UUID v4; a malformed id is a 404.' });
+  throw new Error(`no format for the path parameter ${name}`);
 }
 
 /** The error statuses a route can answer, each with what causes it. */
-export function errorStatuses(r: OpenApiRoute): Record<number, string> {
+export function errorStatuses(r: RouteRow): Record<number, string> {
   const params = r.path.includes('{');
   const idempotent = r.method === 'POST' && r.auth;
   const out: Record<number, string[]> = {};
@@ -96,7 +74,7 @@ export function errorStatuses(r: OpenApiRoute): Record<number, string> {
       'idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running',
     );
   }
-  if (r.body) add(413, `payload_too_large: the body exceeds ${kib(r.maxBodyBytes ?? 256 * 1024)}`);
+  if (r.body) add(413, `payload_too_large: the body exceeds ${kib(r.maxBodyBytes ?? DEFAULT_BODY_LIMIT)}`);
   if (r.body) add(415, 'unsupported_media_type: a body without Content-Type: application/json');
   const invalid = [
     r.body && 'the body fails validation (details name each problem)',
@@ -112,7 +90,7 @@ export function errorStatuses(r: OpenApiRoute): Record<number, string> {
   return Object.fromEntries(Object.entries(out).map(([s, texts]) => [s, texts.join('; ')]));
 }
 
-function successResponse(r: OpenApiRoute, status: number, name: ResponseSchemaName | undefined): ResponseConfig {
+function successResponse(r: RouteRow, status: number, name: ResponseSchemaName | undefined): ResponseConfig {
   const replayable = r.method === 'POST' && r.auth;
   const content: ResponseConfig['content'] = name ? { 'application/json': { schema: RESPONSE_SCHEMAS[name] } } : undefined;
   if (content && r.body === 'TraceInput' && status === 200) {
@@ -127,8 +105,8 @@ interface SharedParams {
   page: Record<string, ZodType>;
 }
 
-function operation(r: OpenApiRoute, shared: SharedParams): RouteConfig {
-  const names = [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+function operation(r: RouteRow, shared: SharedParams): RouteConfig {
+  const names = pathParams(r.path);
   const responses: Record<string, ResponseConfig> = { [r.status]: successResponse(r, r.status, r.response) };
   for (const [status, name] of Object.entries(r.also ?? {})) responses[status] = successResponse(r, Number(status), name);
   for (const [status, text] of Object.entries(errorStatuses(r))) {
@@ -161,7 +139,7 @@ function operation(r: OpenApiRoute, shared: SharedParams): RouteConfig {
   };
 }
 
-const cache = new WeakMap<readonly OpenApiRoute[], Record<string, unknown>>();
+const cache = new WeakMap<readonly RouteRow[], Record<string, unknown>>();
 
 type Json = Record<string, unknown>;
 
@@ -214,7 +192,7 @@ function requireDefaultsInResponses(document: Json): void {
  * The OpenAPI 3.1 document of the given routes (the route table of lib/routes.ts), built once per table. `serverUrl`,
  * the base URL the document was requested at, replaces the default server.
  */
-export function openApiDocument(routes: readonly OpenApiRoute[], serverUrl?: string): Record<string, unknown> {
+export function openApiDocument(routes: readonly RouteRow[], serverUrl?: string): Record<string, unknown> {
   let document = cache.get(routes);
   if (!document) {
     const registry = new OpenAPIRegistry();

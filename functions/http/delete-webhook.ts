@@ -1,8 +1,9 @@
 // DELETE /v1/webhooks/{webhook_id}: removes the webhook; deliveries, retries in flight included, stop at once.
+import { DELETE_WEBHOOK } from '../../lib/routes';
 import { deleteWebhook } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'DELETE /v1/webhooks/{webhook_id}' }, async ({ deps, projectId, params }) => {
+export const handler = route(DELETE_WEBHOOK, async ({ deps, projectId, params }) => {
   await deleteWebhook(deps, projectId, params.webhook_id);
   return { status: 204 };
 });

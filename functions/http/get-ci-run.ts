@@ -1,8 +1,9 @@
 // GET /v1/ci/runs/{run_id}: a CI run's gate decision, reasons and dashboard URL.
+import { GET_CI_RUN } from '../../lib/routes';
 import { getCiRun } from '../core/ci/views';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'GET /v1/ci/runs/{run_id}', uuidParams: ['run_id'] }, async ({ deps, projectId, params }) => ({
+export const handler = route(GET_CI_RUN, async ({ deps, projectId, params }) => ({
   status: 200,
   body: await getCiRun(deps, projectId, params.run_id),
 }));

@@ -1,11 +1,9 @@
 // GET /v1/campaigns/{campaign_id}/eval-set: the registered pool and min_scenarios.
+import { GET_EVAL_SET } from '../../lib/routes';
 import { getEvalSet } from '../core/campaigns/service';
 import { route } from '../shared/http';
 
-export const handler = route(
-  { name: 'GET /v1/campaigns/{campaign_id}/eval-set', uuidParams: ['campaign_id'] },
-  async ({ deps, projectId, params }) => ({
-    status: 200,
-    body: await getEvalSet(deps, projectId, params.campaign_id),
-  }),
-);
+export const handler = route(GET_EVAL_SET, async ({ deps, projectId, params }) => ({
+  status: 200,
+  body: await getEvalSet(deps, projectId, params.campaign_id),
+}));

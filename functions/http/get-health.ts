@@ -1,4 +1,5 @@
 // GET /health: liveness, no credentials.
+import { GET_HEALTH } from '../../lib/routes';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'GET /health', auth: false }, async () => ({ status: 200, body: { status: 'ok' } }));
+export const handler = route(GET_HEALTH, async () => ({ status: 200, body: { status: 'ok' } }));

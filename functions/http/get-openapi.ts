@@ -1,4 +1,5 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document (no credentials), with the base URL it was requested at as its server.
+import { GET_OPENAPI } from '../../lib/routes';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { route } from '../shared/http';
 import { servedOpenApiDocument } from '../shared/openapi-document';
@@ -19,7 +20,7 @@ export function requestBaseUrl(event: APIGatewayProxyEvent): string | undefined 
   return `https://${ctx.domainName}${prefix}`;
 }
 
-export const handler = route({ name: 'GET /v1/openapi.json', auth: false }, async ({ event }) => ({
+export const handler = route(GET_OPENAPI, async ({ event }) => ({
   status: 200,
   body: servedOpenApiDocument(requestBaseUrl(event)),
 }));

@@ -1,9 +1,10 @@
 // GET /v1/traces: the project's traces, newest first, without steps.
+import { LIST_TRACES } from '../../lib/routes';
 import { listTraces } from '../core/traces/service';
 import { encodeCursor } from '../shared/cursor';
 import { pageRequest, route } from '../shared/http';
 
-export const handler = route({ name: 'GET /v1/traces' }, async ({ deps, projectId, query }) => {
+export const handler = route(LIST_TRACES, async ({ deps, projectId, query }) => {
   const scope = `traces:${projectId}`;
   const res = await listTraces(deps, projectId, await pageRequest(deps, query, scope));
   return { status: 200, body: { items: res.items, next_cursor: await encodeCursor(deps, scope, res.last) } };

@@ -1,11 +1,10 @@
 // POST /v1/runs: queues a replay of one trace against one campaign.
-import '../shared/with-queue';
-import '../shared/with-bus';
+import { POST_RUNS } from '../../lib/routes';
 import { createReplayRun } from '../core/runs/service';
 import { runRequestSchema } from '../core/runs/schema';
 import { route } from '../shared/http';
 
-export const handler = route({ name: 'POST /v1/runs', body: runRequestSchema }, async ({ body, deps, projectId }) => ({
+export const handler = route(POST_RUNS, { body: runRequestSchema }, async ({ body, deps, projectId }) => ({
   status: 202,
   body: await createReplayRun(deps, projectId, body),
 }));

@@ -1,12 +1,10 @@
 // POST /v1/webhooks: registers a webhook (https only); with rotation, the only response that shows the secret.
+import { POST_WEBHOOKS } from '../../lib/routes';
 import { webhookCreateSchema } from '../core/webhooks/schema';
 import { createWebhook } from '../core/webhooks/service';
 import { route } from '../shared/http';
 
-export const handler = route(
-  { name: 'POST /v1/webhooks', body: webhookCreateSchema, secretFields: ['secret'] },
-  async ({ body, deps, projectId }) => ({
-    status: 201,
-    body: await createWebhook(deps, projectId, body),
-  }),
-);
+export const handler = route(POST_WEBHOOKS, { body: webhookCreateSchema }, async ({ body, deps, projectId }) => ({
+  status: 201,
+  body: await createWebhook(deps, projectId, body),
+}));

@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { DEFAULT_BODY_LIMIT, ROUTE_TIMEOUT_S, workerHandlers, type RouteDef } from '../../lib/routes';
+import { ROUTE_TIMEOUT_S, workerHandlers, type RouteRow } from '../../lib/routes';
 import { findRoute } from '../../lib/route-match';
+import { DEFAULT_BODY_LIMIT } from '../core/limits';
 import {
   AppError,
   MethodNotAllowedError,
@@ -122,7 +123,7 @@ export function createGateway(opts: GatewayOptions = {}): Server {
   }
 
   async function authorize(
-    route: RouteDef,
+    route: RouteRow,
     method: string,
     path: string,
     headers: Record<string, string>,

@@ -1,9 +1,11 @@
 // Wires the core to its adapters once per process. Repositories are DynamoDB: from source (local service, CLI, tests)
 // all of them; in a Lambda bundle only those its code reads, which bundling finds and registers with wireRepos() (see
 // lib/constructs/bundling.ts), so a function does not carry the others. The queue, the bus and outbound HTTP are
-// registered by the few handlers that use them (import './with-queue' / './with-bus' / './with-http'), so the other
-// functions neither bundle those clients nor could use them. The local runtime overrides queue and bus.
+// registered by with-queue.ts / with-bus.ts / with-http.ts: a route's bundle entry imports those its row names, a worker
+// imports its own, so the other functions do not bundle those clients; and a route's code sees only those its row names
+// (wiredDeps), in a bundle and from source alike. The local runtime overrides queue and bus.
 import type { Deps, EventPublisher, HttpSender, QueuePort, Repos } from '../ports';
+import type { Wiring } from '../core/route-row';
 import { newUuid } from '../core/ids';
 import { realSleep } from '../core/retry';
 import { systemClock } from '../core/time';
@@ -79,7 +81,8 @@ export function dashboardBase(): string {
 }
 
 function unwired(kind: 'queue' | 'bus' | 'http'): never {
-  throw new Error(`this function has no ${kind} wired (import shared/with-${kind} in its handler)`);
+  // A route's row in lib/routes.ts names what it sends with; a worker imports shared/with-<kind> itself.
+  throw new Error(`this function has no ${kind} wired (its row's ${kind} flag, or shared/with-${kind})`);
 }
 
 /** Stands in for a repository a bundle does not carry: any call fails, naming it (bundling wires what the code reads). */
@@ -113,4 +116,17 @@ export function getDeps(): Deps {
     };
   }
   return cached;
+}
+
+/**
+ * The deps a route's code sees (route() passes its row): the queue, the bus and outbound HTTP only where the row names
+ * them, so a route missing a flag fails in a local test as it would in its bundle, which carries only those clients.
+ */
+export function wiredDeps(wiring: Wiring): Deps {
+  return {
+    ...getDeps(),
+    ...(wiring.queue ? {} : { queue: { sendReplay: async () => unwired('queue') } }),
+    ...(wiring.bus ? {} : { events: { publish: async () => unwired('bus') } }),
+    ...(wiring.http ? {} : { http: async () => unwired('http') }),
+  };
 }

@@ -1,12 +1,12 @@
 // The one middy chain every HTTP handler uses: headers, auth context, body limits, JSON, zod validation,
 // idempotency, and the error mapper that turns everything into the one error body (docs/api.md#errors).
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
+import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 // Types only: routes without a body schema must not bundle zod. Body schemas are zod/mini schemas (functions/core/*/schema.ts).
 import type { ZodMiniType as ZodType } from 'zod/mini';
-import type { $ZodError as ZodError, output } from 'zod/v4/core';
+import type { output } from 'zod/v4/core';
 import {
   AppError,
   InternalError,
@@ -19,15 +19,16 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
   errorBody,
-  type ErrorDetail,
 } from '../core/errors';
 import { isUuid } from '../core/ids';
 import { findJsonProblem } from '../core/json';
+import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_DEPTH } from '../core/limits';
+import { isUuidParam, pathParams, routeName, type RouteRow, type Wiring } from '../core/route-row';
+import { validate } from '../core/validate';
 import { isThrottlingError, isTransientError } from '../adapters/errors';
-import { DEFAULT_BODY_LIMIT } from '../../lib/routes';
 import type { Deps, PageRequest } from '../ports';
 import { decodeCursor, type CursorDeps } from './cursor';
-import { getDeps } from './deps';
+import { wiredDeps } from './deps';
 import { answerExisting, completedExpiry, inProgressMs, requestFingerprint, storedBody, type IdempotentRequest } from './idempotency';
 import { logger } from './logger';
 
@@ -49,50 +50,31 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-export interface RouteOptions<S extends ZodType | undefined> {
-  /** Route name for logs and idempotency scoping, e.g. "POST /v1/traces". */
-  name: string;
-  /** zod schema of the JSON body; omit for routes without a body. */
-  body?: S;
-  /** Body limit in bytes; default 256 KiB. */
-  maxBodyBytes?: number;
-  /** false for public routes (no project context). Default true. */
-  auth?: boolean;
-  /** Path parameters that must be lowercase UUID v4 (else 404 not_found). */
-  uuidParams?: string[];
-  /** Maximum JSON nesting depth of the body. Default 32 (what DynamoDB can store). */
-  maxDepth?: number;
-  /** An absent or empty body counts as `{}` (routes whose every field is optional). Default false. */
-  optionalBody?: boolean;
+/**
+ * What route() reads of its route table row (functions/core/route-row.ts): the name (method and path), auth, the
+ * limits, an optional body, the secret fields, the wiring; the UUID path ids follow from the path. A row of lib/routes.ts
+ * is one; a test may pass just these fields.
+ */
+export type ChainRow = Pick<RouteRow, 'method' | 'path' | 'auth'> &
+  Partial<Pick<RouteRow, 'maxBodyBytes' | 'maxDepth' | 'optionalBody' | 'secretFields' | keyof Wiring>>;
+
+/** The code a route with a body brings to the chain (its row names the schema for the OpenAPI document). */
+export interface BodyHandling<S extends ZodType> {
+  /** The zod/mini schema the body is validated with. */
+  body: S;
   /**
    * Decodes a body that is not (only) plain JSON, in place of the content-type check and JSON parsing (the OTLP
-   * receiver: protobuf, gzip): gets the raw bytes once they are within `maxBodyBytes`, returns the parsed body (checked
-   * then like a JSON body: an object within `maxDepth`, then `body`), or throws an AppError.
+   * receiver: protobuf, gzip): gets the raw bytes once they are within the row's limit (and the limit, for what it
+   * decompresses), returns the parsed body (checked then like a JSON body: an object within the row's depth, then
+   * `body`), or throws an AppError.
    */
-  readBody?: (raw: Buffer, headers: Record<string, string>) => unknown;
-  /**
-   * Top-level fields of the answer that hold a secret shown once (a webhook's signing secret). The Idempotency-Key
-   * record keeps the answer without them: a replay carries each as null with `<field>_withheld: true`.
-   */
-  secretFields?: readonly string[];
+  readBody?: (raw: Buffer, headers: Record<string, string>, limit: number) => unknown;
 }
 
-type Body<S> = S extends ZodType ? output<S> : undefined;
+type RouteFn<B> = (ctx: RouteContext<B>) => Promise<RouteResult>;
+export type RouteHandler = MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-/** Converts zod issues into the error body's details: `[{path: "thresholds.min_pass_rate", message}]`. */
-export function zodDetails(error: ZodError): ErrorDetail[] {
-  return error.issues.slice(0, 50).map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-}
-
-/** Parses and validates with a schema, throwing a 422 validation_error with details (docs/api.md#errors). */
-export function validate<S extends ZodType>(schema: S, input: unknown, message = 'The request body is invalid.'): output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError(message, zodDetails(result.error));
-  return result.data;
-}
+export { validate, zodDetails } from '../core/validate';
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
   if (body instanceof Uint8Array) {
@@ -160,13 +142,19 @@ export async function pageRequest(deps: CursorDeps, query: Record<string, string
 }
 
 /**
- * Builds a Lambda handler for one route. The chain runs, in order: the Lambda context on log lines, header
- * normalisation, auth context, body limit, content type, JSON parsing, validation, idempotency, the route function;
- * errors map last.
+ * Builds the Lambda handler of one route from its row. The chain runs, in order: the Lambda context on log lines, header
+ * normalisation, auth context, UUID path ids, body limit, content type, JSON parsing, validation, idempotency, the route
+ * function; errors map last. The route function sees the queue, the bus and outbound HTTP only if its row names them.
  */
-export function route<S extends ZodType | undefined = undefined>(opts: RouteOptions<S>, fn: (ctx: RouteContext<Body<S>>) => Promise<RouteResult>) {
-  const auth = opts.auth ?? true;
-  const limit = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+export function route(row: ChainRow, fn: RouteFn<undefined>): RouteHandler;
+export function route<S extends ZodType>(row: ChainRow, handling: BodyHandling<S>, fn: RouteFn<output<S>>): RouteHandler;
+export function route(row: ChainRow, ...args: [RouteFn<undefined>] | [BodyHandling<ZodType>, RouteFn<unknown>]): RouteHandler {
+  const [handling, fn] = (args.length === 1 ? [undefined, args[0]] : args) as [BodyHandling<ZodType> | undefined, RouteFn<unknown>];
+  const name = routeName(row);
+  const auth = row.auth;
+  const limit = row.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+  const maxDepth = row.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const uuidParams = pathParams(row.path).filter((param) => isUuidParam(param));
 
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = requestIdOf(event, context);
@@ -178,47 +166,47 @@ export function route<S extends ZodType | undefined = undefined>(opts: RouteOpti
       projectId = fromAuthorizer;
     }
     const params = (event.pathParameters ?? {}) as Record<string, string>;
-    for (const name of opts.uuidParams ?? []) {
-      if (!isUuid(params[name])) throw new NotFoundError(resourceName(name));
+    for (const param of uuidParams) {
+      if (!isUuid(params[param])) throw new NotFoundError(resourceName(param));
     }
     const query = (event.queryStringParameters ?? {}) as Record<string, string>;
 
     let body: unknown;
     let bodyText: string | null = null;
-    if (opts.body && opts.readBody) {
+    if (handling?.readBody) {
       const raw =
         event.body === null || event.body === undefined ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
       if (raw.length > limit) throw new PayloadTooLargeError(limit);
-      body = opts.readBody(raw, headers);
+      body = handling.readBody(raw, headers, limit);
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
-      checkJson(body, opts.maxDepth ?? 32);
-    } else if (opts.body) {
+      checkJson(body, maxDepth);
+    } else if (handling) {
       bodyText = rawBody(event);
       if (bodyText !== null && Buffer.byteLength(bodyText, 'utf8') > limit) throw new PayloadTooLargeError(limit);
       const hasBody = bodyText !== null && bodyText.length > 0;
       if (hasBody && !isJsonContentType(headers['content-type'])) throw new UnsupportedMediaTypeError();
-      if (!hasBody && !opts.optionalBody) throw new InvalidJsonError('A JSON object body is required.');
+      if (!hasBody && !row.optionalBody) throw new InvalidJsonError('A JSON object body is required.');
       try {
         body = hasBody ? JSON.parse(bodyText as string) : {};
       } catch {
         throw new InvalidJsonError();
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonError('The request body must be a JSON object.');
-      checkJson(body, opts.maxDepth ?? 32);
+      checkJson(body, maxDepth);
     }
 
-    const deps = getDeps();
+    const deps = wiredDeps(row);
     const run = async (): Promise<RouteResult> => {
-      const parsed = opts.body ? validate(opts.body, body) : undefined;
-      return fn({ body: parsed as Body<S>, params, query, headers, projectId, requestId, deps, event });
+      const parsed = handling ? validate(handling.body, body) : undefined;
+      return fn({ body: parsed, params, query, headers, projectId, requestId, deps, event });
     };
 
     const idemKey = headers['idempotency-key'];
     if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
       // A route without a body schema ignores any body sent; its text still tells two requests apart.
-      const sent = opts.body ? body : rawBody(event) || null;
-      const request: IdempotentRequest = { projectId, method: event.httpMethod, route: opts.name, params, query, body: sent };
-      return withIdempotency(deps, request, idemKey, opts.secretFields ?? [], requestId, inProgressMs(context), run);
+      const sent = handling ? body : rawBody(event) || null;
+      const request: IdempotentRequest = { projectId, method: event.httpMethod, route: name, params, query, body: sent };
+      return withIdempotency(deps, request, idemKey, row.secretFields ?? [], requestId, inProgressMs(context), run);
     }
     const result = await run();
     return json(result.status, result.body, result.headers);

@@ -1,4 +1,5 @@
-// Side-effect import for handlers that publish project events: wires the EventBridge adapter into getDeps().
+// Wires the EventBridge adapter into getDeps(): imported by the bundle entry of a route whose row sets `bus`
+// (lib/constructs/bundling.ts), and by the workers that publish.
 import { EventBridgePublisher } from '../adapters/eventbridge/eventbridge-publisher';
 import { registerAdapter } from './deps';
 

@@ -7,7 +7,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BINARY_MEDIA_TYPES, routes, workerHandlers, type RouteDef } from '../routes';
+import { BINARY_MEDIA_TYPES, routes, workerHandlers, type RouteRow } from '../routes';
 import { errorBody, GATEWAY_ERRORS } from './gateway-errors';
 import { type RuntimeSettings, ServiceFunction } from './service-function';
 
@@ -196,12 +196,12 @@ export class Api extends Construct {
       {
         id: 'AwsSolutions-APIG2',
         reason:
-          'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (the API answers 422 validation_error bodies with details, docs/api.md, which API Gateway validators cannot produce).',
+          'Requests are validated in each function with the zod schemas that also generate the OpenAPI document (docs/api.md#errors: 422 validation_error bodies with details, which API Gateway validators cannot produce).',
       },
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (docs/security.md).',
+          'Cognito is not used: clients are CI pipelines and SDKs authenticating with project API keys, checked by the Lambda REQUEST authorizer (docs/api.md#authentication).',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
@@ -220,14 +220,14 @@ export class Api extends Construct {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
           reason:
-            "Deliberately public (docs/api.md): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user's key), and mock methods that only return 404/405 error bodies.",
+            "Deliberately public (docs/api.md#authentication): GET /health, GET /v1/openapi.json, the dashboard page (it calls the API with the user's key), and mock methods that only return 404/405 error bodies.",
         });
       }
     }
   }
 }
 
-function functionId(route: RouteDef): string {
+function functionId(route: RouteRow): string {
   return route.handler
     .split('-')
     .map((s) => s.charAt(0).toUpperCase() + s.slice(1))

@@ -8,7 +8,7 @@ import { DASHBOARD_SCRIPT_GLOBAL } from '../../functions/dashboard/script';
 import { openApiDocument } from '../../functions/core/openapi';
 import { REPO_NAMES } from '../../functions/shared/deps';
 import { OPENAPI_DOCUMENT_GLOBAL, encodeOpenApiDocument } from '../../functions/shared/openapi-document';
-import { routes, workerHandlers } from '../routes';
+import { routes, workerHandlers, type Wiring } from '../routes';
 
 /** Repository root: entries and tsconfig.json are resolved from here. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -20,6 +20,21 @@ export function entryFile(modulePath: string): string {
 
 /** Every handler the stack deploys: the route table's rows and the non-HTTP functions. */
 export const KNOWN_ENTRIES: readonly string[] = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
+
+/** The adapters wired into an entry's bundle: a route's from its row; none for the other functions (a worker imports its own). */
+export function wiringOf(entry: string): (keyof Wiring)[] {
+  const row = routes.find((r) => `functions/http/${r.handler}` === entry);
+  return row ? (['queue', 'bus', 'http'] as const).filter((kind) => row[kind]) : [];
+}
+
+/**
+ * esbuild's entry points for `entries`: each the generated module `rts-entry:<handler file>#<repositories>#<adapters>`
+ * (esbuild-run.js), which registers the repositories the function reads (`repos`, from reposRead) and imports the
+ * with-queue / with-bus / with-http modules its row names, then re-exports the handler module.
+ */
+export function entryPoints(entries: readonly string[], repos: Map<string, string[]>): Record<string, string> {
+  return Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}#${wiringOf(e).join(',')}`]));
+}
 
 /**
  * One set of bundling choices for every function:
@@ -75,28 +90,32 @@ export function esbuildOptions(): BuildOptions {
  * Bundles `entries` in a single esbuild run into `<outdir>/<entry>/index.js` (+ `.map`). Without code
  * splitting each output is exactly what a build of that entry alone produces; the run just parses and
  * resolves the modules handlers share (SDK, zod, core) once instead of once per function. Each entry is a generated
- * module that wires the repositories the function reads (reposRead), then re-exports the handler module
- * (esbuild-run.js), so a function carries only its own repositories. `overrides` change esbuild options (the bundle
- * bench profiles builds that keep whitespace).
+ * module that wires the repositories the function reads (reposRead) and the adapters its row names (entryPoints), then
+ * re-exports the handler module (esbuild-run.js), so a function carries only its own repositories and clients.
+ * `overrides` change esbuild options (the bundle bench profiles builds that keep whitespace).
  */
 export function buildBundles(entries: readonly string[], outdir: string, overrides: BuildOptions = {}): Map<string, string> {
   const repos = reposRead(entries);
   runEsbuild({
     ...esbuildOptions(),
     ...overrides,
-    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}`])),
+    entryPoints: entryPoints(entries, repos),
     outdir,
   });
   return new Map(entries.map((e) => [e, path.join(outdir, e)]));
 }
 
+/** The module that registers an adapter (`with-queue`...), as an entry is named: `functions/shared/with-queue`. */
+const adapterModule = (kind: keyof Wiring): string => `functions/shared/with-${kind}`;
+
 /**
- * The repositories each entry's code reads: found in what esbuild keeps of the entry's own modules (a quick build with
- * packages left out and no repository wired), so a module imported for one function does not count for its others.
- * None for an entry that does not reach functions/shared/deps.ts.
+ * The repositories each entry's code reads: found in what esbuild keeps of the entry's own modules and of the adapter
+ * modules its row wires (a quick build with packages left out and no repository wired), so a module imported for one
+ * function does not count for its others. None for an entry that does not reach functions/shared/deps.ts.
  */
 export function reposRead(entries: readonly string[]): Map<string, string[]> {
   const outdir = path.join(REPO_ROOT, 'node_modules', '.cache', 'rts-repos-read');
+  const adapters = [...new Set(entries.flatMap((e) => wiringOf(e).map((kind) => adapterModule(kind))))];
   const { outputFiles, metafile } = buildSync({
     ...esbuildOptions(),
     packages: 'external',
@@ -104,7 +123,7 @@ export function reposRead(entries: readonly string[]): Map<string, string[]> {
     write: false,
     metafile: true,
     logLevel: 'silent',
-    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, entryFile(e)])),
+    entryPoints: Object.fromEntries([...entries, ...adapters].map((e) => [`${e}/index`, entryFile(e)])),
     outdir,
   });
   const wiresDeps = new Set(
@@ -112,11 +131,12 @@ export function reposRead(entries: readonly string[]): Map<string, string[]> {
       .filter(([, o]) => o.entryPoint && 'functions/shared/deps.ts' in o.inputs)
       .map(([file]) => path.join(REPO_ROOT, file)),
   );
+  const codeOf = (module: string) => outputFiles.find((o) => o.path === path.join(outdir, module, 'index.js'))?.text ?? '';
   return new Map(
     entries.map((e) => {
-      const file = path.join(outdir, e, 'index.js');
-      const code = outputFiles.find((o) => o.path === file)?.text;
-      return [e, code && wiresDeps.has(file) ? reposReadBy(code) : []];
+      if (!wiresDeps.has(path.join(outdir, e, 'index.js'))) return [e, []];
+      const read = new Set([e, ...wiringOf(e).map((kind) => adapterModule(kind))].flatMap((module) => reposReadBy(codeOf(module))));
+      return [e, REPO_NAMES.filter((name) => read.has(name))];
     }),
   );
 }

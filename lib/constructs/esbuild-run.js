@@ -1,12 +1,12 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
-// The plugin: the entries bundling.ts generates, which wire the repositories a function reads before its handler module
-// loads.
+// The plugin: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
+// row names before its handler module loads.
 const path = require('node:path');
 const esbuild = require('esbuild');
 
-// `rts-entry:<handler file>#<repositories>`: imports `rts-wiring:<repositories>` (a module that registers those
-// repositories with shared/deps.ts), then re-exports the handler module. ES modules run in import order, so the
-// repositories are wired before the handler module runs.
+// `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-wiring:<repositories>` (a module that registers
+// those repositories with shared/deps.ts) and shared/with-<adapter> for each adapter (queue, bus, http), then re-exports
+// the handler module. ES modules run in import order, so all of it is wired before the handler module runs.
 const wiredEntries = {
   name: 'rts-wired-entries',
   setup(build) {
@@ -16,8 +16,9 @@ const wiredEntries = {
       return { path: rest, namespace: `rts-${namespace}` };
     });
     build.onLoad({ filter: /.*/, namespace: 'rts-entry' }, (args) => {
-      const [file, repos] = args.path.split('#');
+      const [file, repos, adapters = ''] = args.path.split('#');
       const lines = repos ? [`import ${JSON.stringify(`rts-wiring:${repos}`)};`] : [];
+      for (const kind of adapters ? adapters.split(',') : []) lines.push(`import ${JSON.stringify(path.join(shared, `with-${kind}`))};`);
       return { contents: [...lines, `export * from ${JSON.stringify(file)};`].join('\n'), loader: 'js', resolveDir: path.dirname(file) };
     });
     build.onLoad({ filter: /.*/, namespace: 'rts-wiring' }, (args) => {

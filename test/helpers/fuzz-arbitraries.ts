@@ -2,7 +2,8 @@
 // shared by the fuzz properties (test/integration/fuzz.test.ts) and the fuzz bench (test/bench/fuzz.ts).
 import * as fc from 'fast-check';
 import { openApiDocument } from '../../functions/core/openapi';
-import { DEFAULT_BODY_LIMIT, routes } from '../../lib/routes';
+import { routes } from '../../lib/routes';
+import { DEFAULT_BODY_LIMIT } from '../../functions/core/limits';
 
 /** Field names and string values the generators favour, so that generated bodies reach past the first checks. */
 export interface Vocabulary {

@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { getDeps } from '../../functions/shared/deps';
-import { routes, type RouteDef } from '../../lib/routes';
+import { routes, type RouteRow } from '../../lib/routes';
 import { recordedCampaign, sampleTrace } from './fixtures';
 import {
   apiVocabulary,
@@ -25,9 +25,10 @@ import {
   type Vocabulary,
 } from './fuzz-arbitraries';
 import type { TestService } from './local-service';
+import { pathParams as paramsOf, routeName } from '../../functions/core/route-row';
 
-export const routeName = (r: RouteDef) => `${r.method} ${r.path}`;
-export const pathParams = (r: RouteDef) => [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+export { routeName };
+export const pathParams = (r: RouteRow) => paramsOf(r.path);
 /** Routes whose requests carry a JSON body: every method but GET and DELETE. */
 export const bodyRoutes = () => routes.filter((r) => r.method !== 'GET' && r.method !== 'DELETE');
 const paramNames = () => [...new Set(routes.flatMap((element) => pathParams(element)))];
@@ -48,7 +49,7 @@ export interface ProjectFixture {
 
 export interface FuzzRequest {
   /** The route the request was generated for (its method or path may have been changed on purpose). */
-  route: RouteDef;
+  route: RouteRow;
   method: string;
   /** Path and query string, as sent. */
   path: string;
@@ -236,11 +237,11 @@ export class FuzzWorld {
     return (method === 'DELETE' ? ids[ids.length - 1] : ids[0]) ?? '00000000-0000-4000-8000-000000000000';
   }
 
-  concretePath(route: RouteDef, idFor: (param: string) => string): string {
+  concretePath(route: RouteRow, idFor: (param: string) => string): string {
     return route.path.replace(/\{([a-z_]+)\}/g, (_, p: string) => idFor(p));
   }
 
-  templates(route: RouteDef, ids: Record<string, string>): unknown[] {
+  templates(route: RouteRow, ids: Record<string, string>): unknown[] {
     return validBodies(ids, `${this.own.label}-${this.own.projectId.slice(0, 8)}`)[routeName(route)] ?? [{}];
   }
 

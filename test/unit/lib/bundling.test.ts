@@ -1,10 +1,11 @@
-// Lambda bundling: each function carries the repositories its code reads and no others, wired before its handler runs.
+// Lambda bundling: each function carries the repositories its code reads and the clients its route row names, and no
+// others, wired before its handler runs.
 import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { REPO_ROOT, entryFile, esbuildOptions, reposRead, reposReadBy } from '../../../lib/constructs/bundling';
+import { REPO_ROOT, entryFile, entryPoints, esbuildOptions, reposRead, reposReadBy, wiringOf } from '../../../lib/constructs/bundling';
 import { REPO_NAMES } from '../../../functions/shared/deps';
 import { routes } from '../../../lib/routes';
 
@@ -22,7 +23,7 @@ async function bundle(entries: string[], outdir: string): Promise<Metafile> {
     metafile: true,
     plugins,
     outdir,
-    entryPoints: Object.fromEntries(entries.map((e) => [`${e}/index`, `rts-entry:${entryFile(e)}#${repos.get(e)!.join(',')}`])),
+    entryPoints: entryPoints(entries, repos),
   });
   return metafile;
 }
@@ -84,10 +85,19 @@ describe('reposRead', () => {
   });
 });
 
+describe('wiringOf', () => {
+  it("wires a route's adapters from its row and none for the other functions, which import their own", () => {
+    expect(wiringOf('functions/http/post-runs')).toEqual(['queue', 'bus']);
+    expect(wiringOf('functions/http/post-campaigns')).toEqual(['bus']);
+    expect(wiringOf('functions/http/get-run')).toEqual([]);
+    expect(wiringOf('functions/workers/replay-worker')).toEqual([]);
+  });
+});
+
 describe('bundles', () => {
   let outdir: string;
   let metafile: Metafile;
-  const entries = ['functions/http/get-run', 'functions/http/post-webhooks', FIXTURE];
+  const entries = ['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns', FIXTURE];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
     metafile = await bundle(entries, outdir);
@@ -101,8 +111,20 @@ describe('bundles', () => {
     expect(repos.map((f) => path.basename(f)).sort()).toEqual(['campaigns-repo.ts', 'idempotency-repo.ts', 'runs-repo.ts']);
   });
 
+  it.each([
+    ['functions/http/post-runs', ['eventbridge-publisher.ts', 'sqs-queue.ts']],
+    ['functions/http/post-campaigns', ['eventbridge-publisher.ts']],
+    ['functions/http/get-run', []],
+  ])('carry the queue and bus clients their row names and no other: %s', (entry, expected) => {
+    const clients = inputsOf(metafile, entry, 100).filter((f) => /adapters\/(sqs|eventbridge|http)\//.test(f));
+
+    expect(clients.map((f) => path.basename(f)).sort()).toEqual(expected);
+  });
+
   it('hold no code of ours that the analysis did not see, but the repositories they wire', async () => {
-    // Prepare: the analysis build (reposRead's), with its record
+    // Prepare: the analysis build (reposRead's: each entry and the adapter modules its row wires), with its record
+    const checked = ['functions/http/get-run', 'functions/http/post-runs'];
+    const modules = [...checked, 'functions/shared/with-queue', 'functions/shared/with-bus'];
     const { metafile: analysed } = await build({
       ...esbuildOptions(),
       packages: 'external',
@@ -110,13 +132,15 @@ describe('bundles', () => {
       write: false,
       metafile: true,
       outdir: path.join(outdir, 'analysis'),
-      entryPoints: { 'functions/http/get-run/index': entryFile('functions/http/get-run') },
+      entryPoints: Object.fromEntries(modules.map((e) => [`${e}/index`, entryFile(e)])),
     });
     const ours = (files: string[]) => files.filter((f) => f.startsWith('functions/') && !f.startsWith('functions/adapters/'));
 
     // Assess: so no read of a repository can hide in code the analysis did not scan
-    const seen = new Set(ours(inputsOf(analysed, 'functions/http/get-run')));
-    expect(ours(inputsOf(metafile, 'functions/http/get-run')).filter((f) => !seen.has(f) && f !== 'functions/shared/repos.ts')).toEqual([]);
+    for (const entry of checked) {
+      const seen = new Set([entry, ...wiringOf(entry).map((kind) => `functions/shared/with-${kind}`)].flatMap((m) => ours(inputsOf(analysed, m))));
+      expect(ours(inputsOf(metafile, entry)).filter((f) => !seen.has(f) && f !== 'functions/shared/repos.ts')).toEqual([]);
+    }
   });
 
   it('validate with zod/mini only: a handler bundles neither classic zod nor the OpenAPI generator', () => {

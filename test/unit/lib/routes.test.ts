@@ -1,17 +1,57 @@
-// The route table drives everything: every row's module exists and exports `handler`, and matching is exact.
+// The route table drives everything: every row's module exists and exports a handler built from that row (with the body
+// schema the row names), each row documents itself, and matching is exact.
 import { join } from 'node:path';
 import { findRoute, matchPath } from '../../../lib/route-match';
 import { routes, workerHandlers } from '../../../lib/routes';
 import { campaignInputSchema } from '../../../functions/core/campaigns/schema';
 import { openApiDocument } from '../../../functions/core/openapi';
+import { classicOf } from '../../../functions/core/openapi-classic';
+import { REQUEST_SCHEMAS } from '../../../functions/core/openapi-schemas';
+import { traceRequestSchema } from '../../../functions/core/traces/receive';
 
 const ROOT = join(__dirname, '..', '..', '..');
+
+/** What each handler module passed to route(): its row and its body schema, by the handler route() returned. */
+const mockBuilt = new Map<unknown, { row: unknown; body?: unknown }>();
+jest.mock('../../../functions/shared/http', () => {
+  const actual = jest.requireActual('../../../functions/shared/http');
+  return {
+    ...actual,
+    route: (row: unknown, ...args: unknown[]) => {
+      const handler = actual.route(row, ...args);
+      mockBuilt.set(handler, { row, body: args.length === 2 ? (args[0] as { body: unknown }).body : undefined });
+      return handler;
+    },
+  };
+});
 
 describe('lib/routes.ts', () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r.handler]))('%s has a handler module exporting handler', (_name, handler) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(join(ROOT, 'functions', 'http', handler));
     expect(typeof mod.handler).toBe('function');
+  });
+
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: its handler is built from its own row, validating the body with the schema the row names',
+    (_name, row) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { handler } = require(join(ROOT, 'functions', 'http', row.handler));
+
+      const built = mockBuilt.get(handler);
+
+      expect(built?.row).toBe(row);
+      // POST /v1/traces takes any JSON object: receiveTraces tells a native trace from an OTLP export (both documented).
+      const documented = row.body === 'TraceInput' ? traceRequestSchema : row.body && REQUEST_SCHEMAS[row.body];
+      expect(built?.body && row.body !== 'TraceInput' ? classicOf(built.body as never) : built?.body).toBe(documented);
+    },
+  );
+
+  it('documents every route from its row alone: summary and success status', () => {
+    for (const r of routes) {
+      expect(r.summary.length).toBeGreaterThan(10);
+      expect([200, 201, 202, 204]).toContain(r.status);
+    }
   });
 
   it.each(Object.entries(workerHandlers))('the %s function module exports handler', (_name, modulePath) => {

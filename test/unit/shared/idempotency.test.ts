@@ -12,6 +12,7 @@ import { canonicalJson, sha256Hex } from '../../../functions/core/json';
 import * as z from '../../../functions/core/zod-mini';
 import { getDeps, resetDeps } from '../../../functions/shared/deps';
 import { route } from '../../../functions/shared/http';
+import { routeName } from '../../../functions/core/route-row';
 import {
   FINGERPRINT_PREFIX,
   answerExisting,
@@ -25,8 +26,9 @@ import {
 import type { Deps, IdempotencyRecord } from '../../../functions/ports';
 import { startDynalite, type TestTable } from '../../helpers/dynalite';
 
-const ACT = 'POST /v1/things/{thing_id}/act';
-const CREATE = 'POST /v1/things';
+/** The row of the route most tests act on; its name scopes the idempotency records. */
+const ACT_ROW = { method: 'POST', path: '/v1/things/{thing_id}/act', auth: true } as const;
+const ACT = routeName(ACT_ROW);
 const ctx = { awsRequestId: 'aws-req' } as Context;
 
 let table: TestTable;
@@ -52,22 +54,26 @@ const count = (what: string) => {
 };
 
 /** POST /v1/things/{thing_id}/act: acts on one thing, answering which one and a fresh value. */
-const act = route({ name: ACT, uuidParams: ['thing_id'] }, async ({ params }) => ({
+const act = route(ACT_ROW, async ({ params }) => ({
   status: 200,
   body: { thing_id: params.thing_id, run: count(params.thing_id), token: randomUUID() },
 }));
 
 /** POST /v1/things: creates a thing whose answer shows its secret once. */
-const create = route({ name: CREATE, body: z.record(z.string(), z.unknown()), secretFields: ['secret'] }, async ({ body }) => ({
-  status: 201,
-  body: { thing_id: randomUUID(), name: body.name, run: count(String(body.name)), secret: `whsec_${randomUUID()}` },
-}));
+const create = route(
+  { method: 'POST', path: '/v1/things', auth: true, secretFields: ['secret'] },
+  { body: z.record(z.string(), z.unknown()) },
+  async ({ body }) => ({
+    status: 201,
+    body: { thing_id: randomUUID(), name: body.name, run: count(String(body.name)), secret: `whsec_${randomUUID()}` },
+  }),
+);
 
 /** Errors the next calls of POST /v1/things/{thing_id}/try throw, in order, by thing id. */
 let failures: Record<string, Error[]>;
 
 /** POST /v1/things/{thing_id}/try: throws the thing's next scripted error, if any, else answers how often it ran. */
-const attempt = route({ name: 'POST /v1/things/{thing_id}/try', uuidParams: ['thing_id'] }, async ({ params }) => {
+const attempt = route({ method: 'POST', path: '/v1/things/{thing_id}/try', auth: true }, async ({ params }) => {
   const run = count(params.thing_id);
   const failure = failures[params.thing_id]?.shift();
   if (failure) throw failure;
@@ -75,7 +81,7 @@ const attempt = route({ name: 'POST /v1/things/{thing_id}/try', uuidParams: ['th
 });
 
 /** GET /v1/things/{thing_id}: a read, which no Idempotency-Key applies to. */
-const read = route({ name: 'GET /v1/things/{thing_id}', uuidParams: ['thing_id'] }, async ({ params }) => ({
+const read = route({ method: 'GET', path: '/v1/things/{thing_id}', auth: true }, async ({ params }) => ({
   status: 200,
   body: { thing_id: params.thing_id, run: count(params.thing_id) },
 }));

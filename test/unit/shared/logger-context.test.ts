@@ -74,7 +74,7 @@ function lineWithMessage(lines: Record<string, unknown>[], message: string): Rec
 }
 
 describe('route() handlers', () => {
-  const probe = route({ name: 'GET /probe', auth: false }, async () => {
+  const probe = route({ method: 'GET', path: '/probe', auth: false }, async () => {
     logger.info('inside the route');
     return { status: 200, body: { ok: true } };
   });
@@ -98,7 +98,7 @@ describe('route() handlers', () => {
 
   it("log the error mapper's lines with the context too", async () => {
     // Prepare
-    const failing = route({ name: 'GET /boom', auth: false }, async () => {
+    const failing = route({ method: 'GET', path: '/boom', auth: false }, async () => {
       throw new Error('boom');
     });
     // Act
