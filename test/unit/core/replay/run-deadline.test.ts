@@ -13,6 +13,7 @@ let world: FakeWorld;
 jest.mock('../../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
 jest.mock('../../../../functions/shared/with-bus', () => ({}));
 jest.mock('../../../../functions/shared/with-http', () => ({}));
+jest.mock('../../../../functions/shared/with-queue', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../../functions/workers/replay-worker';
