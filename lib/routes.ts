@@ -1,5 +1,5 @@
 // THE route table, pure data: the CDK stack makes one function per row, the local gateway matches requests against it,
-// the HTTP chain reads its handler's row (route() in functions/shared/http.ts) and the OpenAPI document is built from it.
+// the HTTP chain reads its handler's row (route() in functions/http-chain/route.ts) and the OpenAPI document is built from it.
 // Each row is an export of its own, so a handler that imports its row bundles that row and no other.
 import type { RouteRow } from '../functions/core/route-row';
 import { TRACE_BODY_LIMIT, TRACE_MAX_DEPTH } from '../functions/core/limits';

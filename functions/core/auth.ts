@@ -1,5 +1,5 @@
 // API-key authentication and project/key administration. Keys are stored only as SHA-256 hashes.
-import type { Deps, ProjectsRepo } from '../ports';
+import type { Deps, ProjectsRepo } from './ports';
 import { UnauthorizedError } from './errors';
 import { isApiKeyShape, isUuid, newApiKey, newUuid } from './ids';
 import { sha256Hex } from './json';

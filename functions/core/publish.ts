@@ -1,5 +1,5 @@
 // Builds project events with the delivery envelope (docs/webhooks.md#events) and hands them to the event port.
-import type { Deps } from '../ports';
+import type { Deps } from './ports';
 import type { BusEvent, EventType } from './events';
 import { isoMicros } from './time';
 

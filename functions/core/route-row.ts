@@ -1,12 +1,12 @@
 // The shape of a route table row (lib/routes.ts) and what follows from one: its name and which path ids are UUIDs. In
 // the core because the OpenAPI document reads rows too, and the core imports nothing outside itself.
-import type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './openapi-schemas';
+import type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './openapi/schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * What a function sends or calls besides the table. Its bundle carries, and its code sees, only the clients named here
- * (lib/constructs/bundling.ts, functions/shared/deps.ts); the stack grants a route's function the queue and the bus from
+ * (lib/constructs/bundling.ts, functions/wiring/deps.ts); the stack grants a route's function the queue and the bus from
  * the same flags.
  */
 export interface Wiring {
@@ -43,19 +43,19 @@ export interface RouteRow extends Wiring {
   /** One line for the OpenAPI document. */
   summary: string;
   /**
-   * The request body's schema, by its name in the OpenAPI registry (functions/core/openapi-schemas.ts). The handler
+   * The request body's schema, by its name in the OpenAPI registry (functions/core/openapi/schemas.ts). The handler
    * passes the schema it validates with to route(); a test holds the two to the same schema.
    */
   body?: RequestSchemaName;
   /** The body may be absent or empty (every field optional). */
   optionalBody?: boolean;
-  /** The success body's schema, by name (functions/core/openapi-schemas.ts); absent for 204. */
+  /** The success body's schema, by name (functions/core/openapi/schemas.ts); absent for 204. */
   response?: ResponseSchemaName;
   /** Other success answers: status -> body schema name. */
   also?: Partial<Record<number, ResponseSchemaName>>;
   /** A paginated list (`?limit=&cursor=`): its function alone gets the cursor-signing key. */
   list?: boolean;
-  /** The list's filters, by name (functions/core/openapi-schemas.ts). */
+  /** The list's filters, by name (functions/core/openapi/schemas.ts). */
   query?: QuerySchemaName;
   /**
    * Errors beyond those the row's shape implies (400/413/415 with a body, 401 with auth, 404 with path ids, 409 and 422

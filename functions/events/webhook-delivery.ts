@@ -5,11 +5,11 @@ import type { BusEvent } from '../core/events';
 import { isDeliveryDeferred } from '../core/webhooks/deferral';
 import type { DeliveryDeps, FanoutReport } from '../core/webhooks/delivery';
 import { handleBusEvent } from '../core/webhooks/dispatch';
-import { getDeps } from '../shared/deps';
-import '../shared/with-http';
-import { addLambdaContext, logger } from '../shared/logger';
-import { countMetric, flushMetrics } from '../shared/metrics';
-import '../shared/with-tracing';
+import { getDeps } from '../wiring/deps';
+import '../wiring/with-http';
+import { addLambdaContext, logger } from '../wiring/logger';
+import { countMetric, flushMetrics } from '../wiring/metrics';
+import '../wiring/with-tracing';
 
 export type WebhookDeliveryHandler = (event: EventBridgeEvent<string, BusEvent>, context?: Context) => Promise<FanoutReport>;
 

@@ -2,8 +2,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authenticate } from '../core/auth';
 import { ServiceUnavailableError, UnauthorizedError } from '../core/errors';
-import { getDeps } from '../shared/deps';
-import { addLambdaContext, logger } from '../shared/logger';
+import { getDeps } from '../wiring/deps';
+import { addLambdaContext, logger } from '../wiring/logger';
 
 function header(headers: Record<string, string | undefined> | null, name: string): string | undefined {
   if (!headers) return undefined;

@@ -2,8 +2,8 @@
 import { GET_CI_BATCH_SCENARIOS } from '../../lib/routes';
 import { batchScenarioFilterSchema } from '../core/ci/schema';
 import { listBatchScenarios } from '../core/ci/views';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route, validate } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route, validate } from '../http-chain/route';
 
 export const handler = route(GET_CI_BATCH_SCENARIOS, async ({ deps, projectId, params, query }) => {
   const filter = validate(batchScenarioFilterSchema, { status: query.status }, 'Invalid filter.');

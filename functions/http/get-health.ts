@@ -1,5 +1,5 @@
 // GET /health: liveness, no credentials.
 import { GET_HEALTH } from '../../lib/routes';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(GET_HEALTH, async () => ({ status: 200, body: { status: 'ok' } }));

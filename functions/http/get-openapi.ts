@@ -1,8 +1,8 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document (no credentials), with the base URL it was requested at as its server.
 import { GET_OPENAPI } from '../../lib/routes';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { route } from '../shared/http';
-import { servedOpenApiDocument } from '../shared/openapi-document';
+import { route } from '../http-chain/route';
+import { servedOpenApiDocument } from '../http-chain/openapi-document';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
 

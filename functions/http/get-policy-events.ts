@@ -1,8 +1,8 @@
 // GET /v1/runs/{run_id}/policy-events: policy decisions, ordered by attempt then sequence, paginated.
 import { GET_POLICY_EVENTS } from '../../lib/routes';
 import { getPolicyEvents } from '../core/runs/views';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route } from '../http-chain/route';
 
 export const handler = route(GET_POLICY_EVENTS, async ({ deps, projectId, params, query }) => {
   const scope = `policy-events:${projectId}:${params.run_id}`;

@@ -1,7 +1,7 @@
 // GET /v1/traces/{trace_id}: the stored trace with its metadata.
 import { GET_TRACE } from '../../lib/routes';
 import { getTrace } from '../core/traces/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(GET_TRACE, async ({ deps, projectId, params }) => ({
   status: 200,

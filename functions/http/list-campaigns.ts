@@ -1,8 +1,8 @@
 // GET /v1/campaigns: the project's campaigns, newest first, secrets redacted.
 import { LIST_CAMPAIGNS } from '../../lib/routes';
 import { listCampaigns } from '../core/campaigns/service';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route } from '../http-chain/route';
 
 export const handler = route(LIST_CAMPAIGNS, async ({ deps, projectId, query }) => {
   const scope = `campaigns:${projectId}`;

@@ -2,8 +2,8 @@
 import { LIST_CI_BATCHES } from '../../lib/routes';
 import { batchFilterSchema } from '../core/ci/schema';
 import { listBatches } from '../core/ci/views';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route, validate } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route, validate } from '../http-chain/route';
 
 export const handler = route(LIST_CI_BATCHES, async ({ deps, projectId, query }) => {
   const filter = validate(batchFilterSchema, { campaign_id: query.campaign_id, branch: query.branch }, 'Invalid filter.');

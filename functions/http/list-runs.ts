@@ -2,8 +2,8 @@
 import { LIST_RUNS } from '../../lib/routes';
 import { listRuns } from '../core/runs/service';
 import { runFilterSchema } from '../core/runs/schema';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route, validate } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route, validate } from '../http-chain/route';
 
 export const handler = route(LIST_RUNS, async ({ deps, projectId, query }) => {
   const filter = validate(runFilterSchema, { campaign_id: query.campaign_id, trace_id: query.trace_id, status: query.status }, 'Invalid filter.');

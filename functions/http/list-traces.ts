@@ -1,8 +1,8 @@
 // GET /v1/traces: the project's traces, newest first, without steps.
 import { LIST_TRACES } from '../../lib/routes';
 import { listTraces } from '../core/traces/service';
-import { encodeCursor } from '../shared/cursor';
-import { pageRequest, route } from '../shared/http';
+import { encodeCursor } from '../http-chain/cursor';
+import { pageRequest, route } from '../http-chain/route';
 
 export const handler = route(LIST_TRACES, async ({ deps, projectId, query }) => {
   const scope = `traces:${projectId}`;

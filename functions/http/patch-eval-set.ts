@@ -2,7 +2,7 @@
 import { PATCH_EVAL_SET } from '../../lib/routes';
 import { evalSetPatchSchema } from '../core/campaigns/schema';
 import { patchEvalSet } from '../core/campaigns/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(PATCH_EVAL_SET, { body: evalSetPatchSchema }, async ({ body, deps, projectId, params }) => ({
   status: 200,

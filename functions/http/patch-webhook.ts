@@ -2,7 +2,7 @@
 import { PATCH_WEBHOOK } from '../../lib/routes';
 import { webhookPatchSchema } from '../core/webhooks/schema';
 import { updateWebhook } from '../core/webhooks/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(PATCH_WEBHOOK, { body: webhookPatchSchema }, async ({ body, deps, projectId, params }) => ({
   status: 200,

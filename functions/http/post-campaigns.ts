@@ -2,7 +2,7 @@
 import { POST_CAMPAIGNS } from '../../lib/routes';
 import { campaignInputSchema } from '../core/campaigns/schema';
 import { createCampaign } from '../core/campaigns/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_CAMPAIGNS, { body: campaignInputSchema }, async ({ body, deps, projectId }) => ({
   status: 201,

@@ -3,7 +3,7 @@
 import { POST_CI_RUNS } from '../../lib/routes';
 import { ciRunRequestSchema } from '../core/ci/schema';
 import { submitCiRun } from '../core/ci/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_CI_RUNS, { body: ciRunRequestSchema }, async ({ body, deps, projectId }) => ({
   status: 202,

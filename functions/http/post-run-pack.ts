@@ -2,7 +2,7 @@
 import { POST_RUN_PACK } from '../../lib/routes';
 import { createRunPack } from '../core/runs/pack';
 import { runPackRequestSchema } from '../core/runs/schema';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_RUN_PACK, { body: runPackRequestSchema }, async ({ body, deps, projectId, params }) => ({
   status: 202,

@@ -2,7 +2,7 @@
 import { POST_RUNS } from '../../lib/routes';
 import { createReplayRun } from '../core/runs/service';
 import { runRequestSchema } from '../core/runs/schema';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_RUNS, { body: runRequestSchema }, async ({ body, deps, projectId }) => ({
   status: 202,

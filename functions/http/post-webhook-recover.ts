@@ -3,7 +3,7 @@ import { POST_WEBHOOK_RECOVER } from '../../lib/routes';
 import { webhookRecoverSchema } from '../core/webhooks/schema';
 import { recoverDeliveries } from '../core/webhooks/recovery';
 import { webhookSendsPerMinute } from '../adapters/env';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_WEBHOOK_RECOVER, { body: webhookRecoverSchema }, async ({ body, deps, projectId, params }) => ({
   status: 202,

@@ -2,7 +2,7 @@
 import { POST_WEBHOOK_TEST } from '../../lib/routes';
 import { sendTestEvent } from '../core/webhooks/recovery';
 import { webhookSendsPerMinute } from '../adapters/env';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_WEBHOOK_TEST, async ({ deps, projectId, params }) => ({
   status: 202,

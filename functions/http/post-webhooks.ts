@@ -2,7 +2,7 @@
 import { POST_WEBHOOKS } from '../../lib/routes';
 import { webhookCreateSchema } from '../core/webhooks/schema';
 import { createWebhook } from '../core/webhooks/service';
-import { route } from '../shared/http';
+import { route } from '../http-chain/route';
 
 export const handler = route(POST_WEBHOOKS, { body: webhookCreateSchema }, async ({ body, deps, projectId }) => ({
   status: 201,

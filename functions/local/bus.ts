@@ -6,8 +6,8 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import type { BusEvent } from '../core/events';
 import { exponentialDelays } from '../core/retry';
 import { isDeliveryDeferred } from '../core/webhooks/deferral';
-import type { EventPublisher } from '../ports';
-import { logger } from '../shared/logger';
+import type { EventPublisher } from '../core/ports';
+import { logger } from '../wiring/logger';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
 /** Slots one project may hold at once by default: what the bus ran for all projects together before it was fair. */

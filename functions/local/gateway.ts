@@ -16,8 +16,8 @@ import {
   UnauthorizedError,
   errorBody,
 } from '../core/errors';
-import { errorResponse } from '../shared/http';
-import { logger } from '../shared/logger';
+import { errorResponse } from '../http-chain/route';
+import { logger } from '../wiring/logger';
 import { headerMaps, isBinaryBody, parseTarget, readBody, refuseBodyIfLarger, splitQuery } from './gateway-request';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 

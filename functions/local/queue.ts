@@ -3,9 +3,9 @@
 // maxReceives, like the cloud queue's redrive policy.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueuePort, ReplayMessage } from '../ports';
+import type { QueuePort, ReplayMessage } from '../core/ports';
 import { DEADLINE_MARGIN_MS } from '../core/replay/deadline';
-import { logger } from '../shared/logger';
+import { logger } from '../wiring/logger';
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;

@@ -11,7 +11,7 @@ import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
 import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
-import { configureDeps, getDeps, resetDeps } from '../shared/deps';
+import { configureDeps, getDeps, resetDeps } from '../wiring/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
 import type { AdaptiveLimitOptions } from './adaptive-limit';

@@ -3,11 +3,11 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { markRunFailed } from '../core/replay/executor';
 import { ciOnTerminal } from '../core/ci/aggregate';
-import { getDeps } from '../shared/deps';
-import { addLambdaContext, logger } from '../shared/logger';
-import { flushMetrics } from '../shared/metrics';
-import '../shared/with-bus';
-import '../shared/with-tracing';
+import { getDeps } from '../wiring/deps';
+import { addLambdaContext, logger } from '../wiring/logger';
+import { flushMetrics } from '../wiring/metrics';
+import '../wiring/with-bus';
+import '../wiring/with-tracing';
 import { parseReplayMessage } from '../core/replay/message';
 import { meteredDeps } from './run-metrics';
 

@@ -1,7 +1,7 @@
 // The replay workers' metrics, counted where each fact becomes true: the executor's own conditional writes and events,
 // seen through its ports, so the core stays free of any metrics code.
-import type { Deps, EventPublisher, RunsRepo } from '../ports';
-import { countMetric } from '../shared/metrics';
+import type { Deps, EventPublisher, RunsRepo } from '../core/ports';
+import { countMetric } from '../wiring/metrics';
 
 const DECISION_EVENT = /^ci\.decision\.(pass|fail)$/;
 

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { buildDashboardScript } from '../../functions/dashboard/build-script';
 import { DASHBOARD_SCRIPT_GLOBAL } from '../../functions/dashboard/script';
-import { openApiDocument } from '../../functions/core/openapi';
-import { REPO_NAMES } from '../../functions/shared/deps';
-import { OPENAPI_DOCUMENT_GLOBAL, encodeOpenApiDocument } from '../../functions/shared/openapi-document';
+import { openApiDocument } from '../../functions/core/openapi/document';
+import { REPO_NAMES } from '../../functions/wiring/deps';
+import { OPENAPI_DOCUMENT_GLOBAL, encodeOpenApiDocument } from '../../functions/http-chain/openapi-document';
 import { routes, workerHandlers, type Wiring } from '../routes';
 
 /** Repository root: entries and tsconfig.json are resolved from here. */
@@ -60,8 +60,8 @@ let openApi: string | undefined;
 
 /**
  * BUNDLE in esbuild's API form, plus two constants built once and inlined where used: the dashboard's browser script
- * (see functions/dashboard/script.ts) and the OpenAPI document (see functions/shared/openapi-document.ts); and the flag
- * that makes functions/shared/deps.ts wire only the repositories registered by the entry (see buildBundles).
+ * (see functions/dashboard/script.ts) and the OpenAPI document (see functions/http-chain/openapi-document.ts); and the flag
+ * that makes functions/wiring/deps.ts wire only the repositories registered by the entry (see buildBundles).
  */
 export function esbuildOptions(): BuildOptions {
   dashboardScript ??= buildDashboardScript();
@@ -105,13 +105,13 @@ export function buildBundles(entries: readonly string[], outdir: string, overrid
   return new Map(entries.map((e) => [e, path.join(outdir, e)]));
 }
 
-/** The module that registers an adapter (`with-queue`...), as an entry is named: `functions/shared/with-queue`. */
-const adapterModule = (kind: keyof Wiring): string => `functions/shared/with-${kind}`;
+/** The module that registers an adapter (`with-queue`...), as an entry is named: `functions/wiring/with-queue`. */
+const adapterModule = (kind: keyof Wiring): string => `functions/wiring/with-${kind}`;
 
 /**
  * The repositories each entry's code reads: found in what esbuild keeps of the entry's own modules and of the adapter
  * modules its row wires (a quick build with packages left out and no repository wired), so a module imported for one
- * function does not count for its others. None for an entry that does not reach functions/shared/deps.ts.
+ * function does not count for its others. None for an entry that does not reach functions/wiring/deps.ts.
  */
 export function reposRead(entries: readonly string[]): Map<string, string[]> {
   const outdir = path.join(REPO_ROOT, 'node_modules', '.cache', 'rts-repos-read');
@@ -128,7 +128,7 @@ export function reposRead(entries: readonly string[]): Map<string, string[]> {
   });
   const wiresDeps = new Set(
     Object.entries(metafile.outputs)
-      .filter(([, o]) => o.entryPoint && 'functions/shared/deps.ts' in o.inputs)
+      .filter(([, o]) => o.entryPoint && 'functions/wiring/deps.ts' in o.inputs)
       .map(([file]) => path.join(REPO_ROOT, file)),
   );
   const codeOf = (module: string) => outputFiles.find((o) => o.path === path.join(outdir, module, 'index.js'))?.text ?? '';

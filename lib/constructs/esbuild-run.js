@@ -5,12 +5,12 @@ const path = require('node:path');
 const esbuild = require('esbuild');
 
 // `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-wiring:<repositories>` (a module that registers
-// those repositories with shared/deps.ts) and shared/with-<adapter> for each adapter (queue, bus, http), then re-exports
+// those repositories with wiring/deps.ts) and wiring/with-<adapter> for each adapter (queue, bus, http), then re-exports
 // the handler module. ES modules run in import order, so all of it is wired before the handler module runs.
 const wiredEntries = {
   name: 'rts-wired-entries',
   setup(build) {
-    const shared = path.join(build.initialOptions.absWorkingDir, 'functions', 'shared');
+    const wiring = path.join(build.initialOptions.absWorkingDir, 'functions', 'wiring');
     build.onResolve({ filter: /^rts-(entry|wiring):/ }, (args) => {
       const [, namespace, rest] = /^rts-(entry|wiring):(.*)$/.exec(args.path);
       return { path: rest, namespace: `rts-${namespace}` };
@@ -18,17 +18,17 @@ const wiredEntries = {
     build.onLoad({ filter: /.*/, namespace: 'rts-entry' }, (args) => {
       const [file, repos, adapters = ''] = args.path.split('#');
       const lines = repos ? [`import ${JSON.stringify(`rts-wiring:${repos}`)};`] : [];
-      for (const kind of adapters ? adapters.split(',') : []) lines.push(`import ${JSON.stringify(path.join(shared, `with-${kind}`))};`);
+      for (const kind of adapters ? adapters.split(',') : []) lines.push(`import ${JSON.stringify(path.join(wiring, `with-${kind}`))};`);
       return { contents: [...lines, `export * from ${JSON.stringify(file)};`].join('\n'), loader: 'js', resolveDir: path.dirname(file) };
     });
     build.onLoad({ filter: /.*/, namespace: 'rts-wiring' }, (args) => {
       const names = args.path.split(',').join(', ');
       const contents = [
-        `import { wireRepos } from ${JSON.stringify(path.join(shared, 'deps'))};`,
-        `import { ${names} } from ${JSON.stringify(path.join(shared, 'repos'))};`,
+        `import { wireRepos } from ${JSON.stringify(path.join(wiring, 'deps'))};`,
+        `import { ${names} } from ${JSON.stringify(path.join(wiring, 'repos'))};`,
         `wireRepos({ ${names} });`,
       ].join('\n');
-      return { contents, loader: 'js', resolveDir: shared };
+      return { contents, loader: 'js', resolveDir: wiring };
     });
   },
 };

@@ -10,7 +10,7 @@ import type { BatchMarker, CiBatch } from '../../functions/core/ci/types';
 import type { CellStat } from '../../functions/core/runs/cells';
 import { EMPTY_SUMMARY, type Run } from '../../functions/core/runs/types';
 import { isoMicros } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 export interface CiStatsBench {

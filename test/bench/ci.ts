@@ -6,7 +6,7 @@ import { startDemoAgent, loadSampleTraces } from '../../functions/cli/demo-agent
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import { planAttempts } from '../../functions/core/replay/plan';
 import { uploadTrace } from '../../functions/core/traces/service';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 export interface CiBenchOptions {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes, workerHandlers } from '../../lib/routes';
 import { resolveHandlersWith } from '../../functions/local/gateway';
-import type { ReplayMessage } from '../../functions/ports';
+import type { ReplayMessage } from '../../functions/core/ports';
 import { attributeCallsTo } from './aws-counter';
 
 const ROOT = join(__dirname, '..', '..');

@@ -13,7 +13,7 @@ import { startDemoAgent } from '../../functions/cli/demo-agent/command';
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import type { BusEvent } from '../../functions/core/events';
 import { planAttempts } from '../../functions/core/replay/plan';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { startTestService } from '../helpers/local-service';
 import { api, seedTraces } from './ci';
 import { countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';

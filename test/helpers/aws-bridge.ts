@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BusEvent } from '../../functions/core/events';
-import type { EventPublisher, QueuePort, ReplayMessage } from '../../functions/ports';
+import type { EventPublisher, QueuePort, ReplayMessage } from '../../functions/core/ports';
 
 export interface AwsBridgeOptions {
   /** Name in the queue URL (`http://127.0.0.1:<port>/<account>/<queueName>`). */

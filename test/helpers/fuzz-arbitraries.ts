@@ -1,7 +1,7 @@
 // fast-check generators of hostile API input (raw JSON text, body mutations, path ids, query strings, headers),
 // shared by the fuzz properties (test/integration/fuzz.test.ts) and the fuzz bench (test/bench/fuzz.ts).
 import * as fc from 'fast-check';
-import { openApiDocument } from '../../functions/core/openapi';
+import { openApiDocument } from '../../functions/core/openapi/document';
 import { routes } from '../../lib/routes';
 import { DEFAULT_BODY_LIMIT } from '../../functions/core/limits';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as fc from 'fast-check';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { routes, type RouteRow } from '../../lib/routes';
 import { recordedCampaign, sampleTrace } from './fixtures';
 import {

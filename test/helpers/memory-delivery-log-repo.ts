@@ -1,5 +1,5 @@
 // An in-memory DeliveryLogRepo for unit tests of the webhook core: same contract as the DynamoDB one, no network.
-import type { DeliveryLogRepo, PageRequest } from '../../functions/ports';
+import type { DeliveryLogRepo, PageRequest } from '../../functions/core/ports';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent } from '../../functions/core/webhooks/schema';
 
 export class MemoryDeliveryLogRepo implements DeliveryLogRepo {

@@ -1,5 +1,5 @@
 // An in-memory RateLimitsRepo for core tests: the same contract as the table's (take up to `want`, never past `limit`).
-import type { RateLimitsRepo } from '../../functions/ports';
+import type { RateLimitsRepo } from '../../functions/core/ports';
 
 export class MemoryRateLimitsRepo implements RateLimitsRepo {
   readonly used = new Map<string, number>();

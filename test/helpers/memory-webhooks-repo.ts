@@ -1,5 +1,5 @@
 // An in-memory WebhooksRepo for unit tests of the webhook core: same contract as the DynamoDB one, no network.
-import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../functions/ports';
+import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../functions/core/ports';
 import type { WebhookRecord } from '../../functions/core/webhooks/schema';
 
 export class MemoryWebhooksRepo implements WebhooksRepo {

@@ -42,12 +42,12 @@ async function typesOf(doc: unknown): Promise<string> {
  * the repository formats.
  */
 async function sdkTypes(): Promise<string> {
-  const { openApiDocument } = await import('../../functions/core/openapi');
+  const { openApiDocument } = await import('../../functions/core/openapi/document');
   const { routes } = await import('../../lib/routes');
   const prettier = await import('prettier');
   const header = [
     '// Types of the rts API, generated from its OpenAPI document (GET /v1/openapi.json) by openapi-typescript:',
-    '// `npm run openapi:types`. Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.',
+    '// `npm run openapi:types`. Do not edit: test/unit/core/openapi/types.test.ts fails when this file is out of date.',
     '// The SDK names these shapes in ../types.ts.',
     '',
   ].join('\n');

@@ -8,7 +8,7 @@ import type { Clock } from '../../functions/core/time';
 import { traceInputSchema, type Trace } from '../../functions/core/traces/schema';
 import type { AttemptRecord, Run, RunStatus } from '../../functions/core/runs/types';
 import { EMPTY_SUMMARY } from '../../functions/core/runs/types';
-import type { CampaignsRepo, EventPublisher, HttpSender, ReplayMessage, RunsRepo, TracesRepo } from '../../functions/ports';
+import type { CampaignsRepo, EventPublisher, HttpSender, ReplayMessage, RunsRepo, TracesRepo } from '../../functions/core/ports';
 import type { ExecutorDeps } from '../../functions/core/replay/executor';
 import { compileRun } from '../../functions/core/replay/compile';
 import { runAttempt } from '../../functions/core/replay/attempt';

@@ -2,7 +2,7 @@
 import type { BusEvent, EventType } from '../../functions/core/events';
 import type { DeliveryDeps } from '../../functions/core/webhooks/delivery';
 import type { WebhookRecord } from '../../functions/core/webhooks/schema';
-import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../functions/ports';
+import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../functions/core/ports';
 import { MemoryDeliveryLogRepo } from './memory-delivery-log-repo';
 import { MemoryWebhooksRepo } from './memory-webhooks-repo';
 

@@ -15,7 +15,7 @@
 //   variables as synthesized (NODE_OPTIONS=--enable-source-maps included), CloudFormation values replaced by local
 //   stand-ins; dummy credentials, no shared AWS config files; NODE_EXTRA_CA_CERTS for the receiver's test CA, the way
 //   a deployment trusts a private CA (the bundle has no test hook for it).
-// - Queue and bus: a bundle carries its own copy of shared/deps.ts, which the local runtime's configureDeps() cannot
+// - Queue and bus: a bundle carries its own copy of wiring/deps.ts, which the local runtime's configureDeps() cannot
 //   reach. Rather than a global hook, a bridge speaks the real wire protocols on loopback (test/helpers/aws-bridge.ts):
 //   the bundles' own SQS and EventBridge clients find it through the SDK's standard AWS_ENDPOINT_URL_SQS /
 //   AWS_ENDPOINT_URL_EVENTBRIDGE, so the adapters run as deployed (SendMessageBatch with the SDK's MD5 check,

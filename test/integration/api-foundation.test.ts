@@ -3,7 +3,7 @@
 import type { BusEvent } from '../../functions/core/events';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
 

@@ -3,8 +3,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { BusEvent } from '../../functions/core/events';
 import { InProcessQueue } from '../../functions/local/queue';
-import type { BatchesRepo, EventPublisher } from '../../functions/ports';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import type { BatchesRepo, EventPublisher } from '../../functions/core/ports';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { handler as deadLetter } from '../../functions/workers/dead-letter';
 import { handler as replayWorker } from '../../functions/workers/replay-worker';
 import { traceInputSchema } from '../../functions/core/traces/schema';

@@ -12,10 +12,10 @@ import { handler as webhookDelivery } from '../../functions/events/webhook-deliv
 import { InProcessBus } from '../../functions/local/bus';
 import { InProcessQueue } from '../../functions/local/queue';
 import { ensureTable, startEmbeddedStore } from '../../functions/local/store';
-import type { Deps, RunsRepo } from '../../functions/ports';
+import type { Deps, RunsRepo } from '../../functions/core/ports';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { handler as deadLetter } from '../../functions/workers/dead-letter';
 import { handler as replayWorker } from '../../functions/workers/replay-worker';
 import { createCampaign, expectExactFailingBatch, failingTrace, passingTrace, setEvalSet } from '../helpers/ci';

@@ -5,7 +5,7 @@
 import * as fc from 'fast-check';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { headerValue } from '../helpers/fuzz-arbitraries';
 import { errorShapeProblems, fuzzSettings } from '../helpers/fuzz-harness';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';

@@ -3,7 +3,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { handler as postCampaigns } from '../../functions/http/post-campaigns';
 import { handler as authorizer } from '../../functions/http/authorizer';
-import { configureDeps, getDeps, resetDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps, resetDeps } from '../../functions/wiring/deps';
 import type { Clock } from '../../functions/core/time';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';
 import { startDynalite, type TestTable } from '../helpers/dynalite';

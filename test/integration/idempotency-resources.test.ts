@@ -3,7 +3,7 @@
 // create and rotate answers hold no secret (not even once the webhook is deleted), and keys are per project.
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/local-service';
 

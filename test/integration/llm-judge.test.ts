@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { JUDGE_SYSTEM_PROMPT } from '../../functions/core/replay/judge';
-import { configureDeps } from '../../functions/shared/deps';
+import { configureDeps } from '../../functions/wiring/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { createTrace, pollUntil } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';

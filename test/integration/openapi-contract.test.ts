@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
-import { configureDeps } from '../../functions/shared/deps';
+import { configureDeps } from '../../functions/wiring/deps';
 import { findRoute } from '../../lib/route-match';
 import { routes } from '../../lib/routes';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { otlpTraceUuid } from '../../functions/core/traces/otlp/merge';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { anyValue, openLlmetryExport } from '../helpers/otlp-arbitraries';
 import { encodeOtlpJson } from '../helpers/otlp-encode';
 import { startTestService, type TestService } from '../helpers/local-service';

@@ -17,7 +17,7 @@ import { readExport } from '../../functions/core/traces/otlp/read-json';
 import type { OtlpTraceState, Span } from '../../functions/core/traces/otlp/types';
 import type { Trace } from '../../functions/core/traces/schema';
 import { buildTrace } from '../../functions/core/traces/service';
-import type { Deps } from '../../functions/ports';
+import type { Deps } from '../../functions/core/ports';
 import { startDynalite, type TestTable } from '../helpers/dynalite';
 
 let table: TestTable;

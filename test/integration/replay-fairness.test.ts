@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createProject } from '../../functions/core/auth';
 import type { BusEvent } from '../../functions/core/events';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { recordedCampaign, sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import type { BusEvent } from '../../functions/core/events';
 import { DynamoRunsRepo } from '../../functions/adapters/dynamodb/runs-repo';
-import { configureDeps } from '../../functions/shared/deps';
+import { configureDeps } from '../../functions/wiring/deps';
 import { recordedCampaign, sampleTrace } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
-import { configureDeps } from '../../functions/shared/deps';
+import { configureDeps } from '../../functions/wiring/deps';
 import { findRoute } from '../../lib/route-match';
 import { routes } from '../../lib/routes';
 import type * as Sdk from '../../packages/sdk/src/index';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createKey } from '../../functions/core/auth';
 import { newApiKey } from '../../functions/core/ids';
 import { systemClock } from '../../functions/core/time';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { startLocalService } from '../../functions/local/server';
 import { sampleTrace, uuid } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';

@@ -1,10 +1,10 @@
 // The webhook routes through the local gateway against dynalite, and deliveries the API's own events trigger.
-import { configureDeps } from '../../functions/shared/deps';
+import { configureDeps } from '../../functions/wiring/deps';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { verifySignature } from '../../packages/sdk/src/verify';
-import { getDeps } from '../../functions/shared/deps';
+import { getDeps } from '../../functions/wiring/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';

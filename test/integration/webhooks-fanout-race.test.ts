@@ -10,7 +10,7 @@ import { createProject } from '../../functions/core/auth';
 import type { BusEvent } from '../../functions/core/events';
 import { systemClock } from '../../functions/core/time';
 import { createWebhook } from '../../functions/core/webhooks/service';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { startDynalite, type TestTable } from '../helpers/dynalite';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver';

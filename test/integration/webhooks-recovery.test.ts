@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
-import { configureDeps, getDeps } from '../../functions/shared/deps';
+import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { verifySignature, verifyStandardWebhook } from '../../packages/sdk/src/verify';
 import { sampleTrace } from '../helpers/fixtures';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver';

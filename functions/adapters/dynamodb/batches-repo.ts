@@ -2,7 +2,7 @@
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../core/ci/compare';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from '../../core/ci/types';
-import type { BatchesRepo, PageRequest, StorePage } from '../../ports';
+import type { BatchesRepo, PageRequest, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import {
   batchGet,

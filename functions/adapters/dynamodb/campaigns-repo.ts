@@ -2,7 +2,7 @@
 // META keeps the identity (id, name, creation time) and min_scenarios as attributes, the definition as JSON text (packJson).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../core/campaigns/schema';
-import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../ports';
+import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 import {

@@ -1,6 +1,6 @@
 // The webhooks' deliveries in the single table: dedup claims, the delivery log (TTL 7 days) and the kept events that
 // resend and recover send again (keys.ts patterns 18, 19, 23 and 24).
-import type { DeliveryLogRepo, PageRequest, StorePage } from '../../ports';
+import type { DeliveryLogRepo, PageRequest, StorePage } from '../../core/ports';
 import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent } from '../../core/webhooks/schema';
 import { keys } from './keys';
 import { deleteIf, getItem, putIf, putNew, queryAll, queryPage, updateIf } from './table';
@@ -26,7 +26,7 @@ function storedDelivery(item: Record<string, unknown>): StoredDelivery {
 
 const live = (item: Record<string, unknown> | undefined, nowEpoch: number) => item !== undefined && Number(item.expires_at ?? Infinity) > nowEpoch;
 
-/** The DeliveryLogRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoDeliveryLogRepo()`; TABLE_NAME is read at first use. */
+/** The DeliveryLogRepo port (functions/core/ports.ts) over DynamoDB. Construct with `new DynamoDeliveryLogRepo()`; TABLE_NAME is read at first use. */
 export class DynamoDeliveryLogRepo implements DeliveryLogRepo {
   async claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean> {
     // The claim carries the delivery's id, so a put whose answer was lost (applied, then refused on the SDK's retry)

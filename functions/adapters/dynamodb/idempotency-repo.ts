@@ -2,7 +2,7 @@
 // invocation that made it, a completed response after 24 h (the TTL attribute, read as expiry too since TTL deletion
 // is lazy).
 import { sha256Hex } from '../../core/json';
-import type { IdempotencyRecord, IdempotencyRepo } from '../../ports';
+import type { IdempotencyRecord, IdempotencyRepo } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { deleteItem, getItem, putOwned, updateIf } from './table';
 

@@ -1,5 +1,5 @@
 // Cached llm_judge verdicts (access pattern 22 of keys.ts): one item per project and verdict key, with the table's TTL.
-import type { JudgeCacheRepo } from '../../ports';
+import type { JudgeCacheRepo } from '../../core/ports';
 import { keys } from './keys';
 import { getItem, putIf } from './table';
 

@@ -1,7 +1,7 @@
 // Expiring slot leases (access pattern 26 of keys.ts): one item per slot a project holds in a scope. A take reads the
 // scope's slots (strongly consistent), then claims a free or expired one with a conditional put, so two containers
 // never hold the same slot; a lease nobody releases ends by itself at its time.
-import type { LeasesRepo } from '../../ports';
+import type { LeasesRepo } from '../../core/ports';
 import { keys } from './keys';
 import { deleteIf, putIf, queryAll } from './table';
 

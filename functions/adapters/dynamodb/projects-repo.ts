@@ -1,5 +1,5 @@
 // Projects and their API keys (stored only as SHA-256 hashes).
-import type { ApiKeyRecord, ProjectRecord, ProjectsRepo } from '../../ports';
+import type { ApiKeyRecord, ProjectRecord, ProjectsRepo } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { getItem, putIf, putNew, updateIf } from './table';
 

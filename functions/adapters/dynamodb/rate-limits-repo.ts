@@ -1,6 +1,6 @@
 // Per-project rate-limit windows (access pattern 25 of keys.ts): one counter item per project, name and window, taken
 // from with a conditional atomic ADD, so concurrent takes in any number of containers never pass the limit.
-import type { RateLimitsRepo } from '../../ports';
+import type { RateLimitsRepo } from '../../core/ports';
 import { keys } from './keys';
 import { getItem, updateIf } from './table';
 

@@ -3,7 +3,7 @@
 // Also the run-packs that queued runs together (one PACK item each).
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from '../../core/runs/types';
-import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../ports';
+import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 import { batchWrite, getItem, packJson, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, unpackJson, updateExisting } from './table';

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { OtlpTraceState, Span } from '../../core/traces/otlp/types';
 import type { Trace, TraceSummary } from '../../core/traces/schema';
-import type { PageRequest, StorePage, TracesRepo } from '../../ports';
+import type { PageRequest, StorePage, TracesRepo } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { batchGet, batchWrite, deleteRequest, getItem, packJson, putNew, putOwned, putRequest, queryAll, queryListing, unpackJson } from './table';
 

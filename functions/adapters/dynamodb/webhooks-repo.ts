@@ -1,5 +1,5 @@
 // Webhooks in the single table (keys.ts pattern 17); their deliveries, claims and kept events are in delivery-log-repo.ts.
-import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../ports';
+import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../core/ports';
 import type { WebhookRecord } from '../../core/webhooks/schema';
 import { keys, stripKeys } from './keys';
 import { deleteIf, deleteItem, getItem, putNew, queryAll, updateExisting } from './table';
@@ -15,7 +15,7 @@ function webhookFromItem(item: Record<string, unknown>): WebhookRecord {
 
 const newestFirst = (a: WebhookRecord, b: WebhookRecord) => b.created_at.localeCompare(a.created_at) || b.webhook_id.localeCompare(a.webhook_id);
 
-/** The WebhooksRepo port (functions/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
+/** The WebhooksRepo port (functions/core/ports.ts) over DynamoDB. Construct with `new DynamoWebhooksRepo()`; TABLE_NAME is read at first use. */
 export class DynamoWebhooksRepo implements WebhooksRepo {
   /**
    * The per-project limit without transactions (dynalite has none): each webhook holds one of `limit` slot items,

@@ -1,7 +1,7 @@
 // Publishes project events to the EventBridge bus (PutEvents, 10 per call), re-sending only the entries that failed.
 import { PutEventsCommand, type EventBridgeClient, type PutEventsCommandOutput, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { BusEvent } from '../../core/events';
-import type { EventPublisher } from '../../ports';
+import type { EventPublisher } from '../../core/ports';
 import { eventBridgeClient } from '../aws';
 import { requireEnv } from '../env';
 import { chunk, forEachLimited, retryFailed, type RetryOptions } from '../batch-retry';

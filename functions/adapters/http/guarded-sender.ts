@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { OutboundError, type HttpSender, type OutboundRequest, type OutboundResponse } from '../../ports';
+import { OutboundError, type HttpSender, type OutboundRequest, type OutboundResponse } from '../../core/ports';
 import { addressProblem } from './address-policy';
 
 /** Response bodies beyond this are cut off: the rest is not read. */

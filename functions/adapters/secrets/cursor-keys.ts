@@ -2,7 +2,7 @@
 // RTS_CURSOR_SECRET (a plain value: local mode, tests), else the Secrets Manager secret RTS_CURSOR_SECRET_ARN names
 // (the stack's list functions: read at run time through the Parameters and Secrets extension), else a random key kept
 // in the table (local mode, and deployments without a secret).
-import type { CursorKeysRepo } from '../../ports';
+import type { CursorKeysRepo } from '../../core/ports';
 import { DynamoConfigRepo } from '../dynamodb/config-repo';
 import { optionalEnv } from '../env';
 import { ExtensionSecret, type ExtensionSecretOptions } from './extension';

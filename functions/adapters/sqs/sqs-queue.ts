@@ -1,6 +1,6 @@
 // Sends replay jobs to the SQS queue (SendMessageBatch, 10 per call), re-sending only the messages that failed.
 import { SendMessageBatchCommand, type SendMessageBatchCommandOutput, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
-import type { QueuePort, ReplayMessage } from '../../ports';
+import type { QueuePort, ReplayMessage } from '../../core/ports';
 import { sqsClient } from '../aws';
 import { requireEnv } from '../env';
 import { chunk, forEachLimited, retryFailed, type RetryOptions } from '../batch-retry';

@@ -1,6 +1,6 @@
 // The step protocol as the demo agent speaks it (docs/connect-your-agent.md#the-step-protocol-http-target): the
 // request it accepts and the replies it gives.
-import { z } from '../../core/zod';
+import { z } from '../../core/openapi/zod';
 
 const looseMessage = z.looseObject({
   role: z.string(),

@@ -1,7 +1,7 @@
 // The campaign format (docs/campaigns-and-replay.md#campaigns): target, mutations, policies, security detectors,
 // criteria.
-import { openapi } from '../openapi-meta';
-import * as z from '../zod-mini';
+import { openapi } from '../openapi/meta';
+import * as z from '../openapi/zod-mini';
 import { INJECTION_TEMPLATES } from '../replay/mutations/injection-templates';
 import { attackIssues } from './attack-suite';
 import { targetUrlProblem } from './target-url';

@@ -1,5 +1,5 @@
 // Campaign creation, reads (secrets redacted) and the eval-set pool (docs/campaigns-and-replay.md#campaigns).
-import type { Deps, PageRequest } from '../../ports';
+import type { Deps, PageRequest } from '../ports';
 import { NotFoundError, ValidationError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';

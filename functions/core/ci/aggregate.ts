@@ -1,6 +1,6 @@
 // Exactly-once CI aggregation, run from the replay executor's onTerminal hook: per-run decisions, batch completion
 // markers, the one flip of a batch to `done`, and its ci.decision event (published until marked, with a fixed bus id).
-import type { Deps } from '../../ports';
+import type { Deps } from '../ports';
 import type { BusEvent } from '../events';
 import type { Run, Thresholds } from '../runs/types';
 import { nowIso } from '../time';

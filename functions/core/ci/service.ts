@@ -1,6 +1,6 @@
 // CI submissions (docs/ci.md#submitting-a-ci-run): a batch over the eval-set pool (with its baseline resolved), or a
 // single CI run.
-import type { Deps } from '../../ports';
+import type { Deps } from '../ports';
 import { loadCampaign } from '../campaigns/service';
 import { NotFoundError, ValidationError } from '../errors';
 import { createAndQueueRuns, newRun, newRunsFor } from '../runs/service';

@@ -1,6 +1,6 @@
 // The CI read views (docs/ci.md#reading-the-verdict): a CI run, a batch with its statistics and comparison, the batch's
 // scenarios (one per trace, cell by cell) and the batch listing.
-import type { Deps, PageRequest } from '../../ports';
+import type { Deps, PageRequest } from '../ports';
 import { NotFoundError, ValidationError } from '../errors';
 import { isFlaky } from '../runs/cells';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';

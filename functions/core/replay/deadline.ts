@@ -2,7 +2,7 @@
 // running at the deadline (and those not started) end as `error` with error_code run_deadline_exceeded, so the run
 // reaches its terminal state within the worker's time budget instead of holding the worker for attempts x retries x
 // step timeouts.
-import type { HttpSender } from '../../ports';
+import type { HttpSender } from '../ports';
 import { TargetError, type AgentTarget } from './types';
 
 /** error_code of an attempt cut short by the run deadline. */

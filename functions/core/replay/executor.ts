@@ -2,7 +2,7 @@
 // (re)publishes run.completed until it is marked published. Safe under redelivery, crashes and duplicate deliveries.
 import type { Target } from '../campaigns/schema';
 import type { BusEvent } from '../events';
-import type { Deps, ReplayMessage } from '../../ports';
+import type { Deps, ReplayMessage } from '../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';

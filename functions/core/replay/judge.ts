@@ -4,7 +4,7 @@
 // call; a judge that cannot answer is never taken for a failing agent (the attempt ends in `error`, code
 // `judge_unavailable`).
 import type { Criterion, JudgeConfig } from '../campaigns/schema';
-import type { HttpSender, JudgeCacheRepo } from '../../ports';
+import type { HttpSender, JudgeCacheRepo } from '../ports';
 import type { CheckResult, TranscriptEntry } from '../runs/types';
 import { sha256 } from './hash';
 import { completionsUrl } from './targets/openai';

@@ -1,5 +1,5 @@
 // Reads a replay queue message body ({project_id, run_id}); the worker and the dead-letter consumer share it.
-import type { ReplayMessage } from '../../ports';
+import type { ReplayMessage } from '../ports';
 
 /** The message in a record body, or null when the body is not a replay message. */
 export function parseReplayMessage(body: string): ReplayMessage | null {

@@ -2,7 +2,7 @@
 // runs that project's messages; a project that holds all of them has its messages sent back to the queue with a delay
 // instead, so one project's runs (say, 40 of them against an agent that never answers) leave the other workers to
 // the other projects. The lease ends with the invocation (released, or expired if the worker died).
-import type { Deps, ReplayMessage } from '../../ports';
+import type { Deps, ReplayMessage } from '../ports';
 
 /** The leases' scope in the table. */
 export const WORKER_SHARE_SCOPE = 'replay-workers';

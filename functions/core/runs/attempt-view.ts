@@ -1,6 +1,6 @@
 // The attempts of a run as the API serves them: a page with each attempt's large values cut to size (served tool
 // results can weigh megabytes, and every attempt of a run carries them again), or one attempt whole.
-import type { Deps, PageRequest, StorePage } from '../../ports';
+import type { Deps, PageRequest, StorePage } from '../ports';
 import { NotFoundError } from '../errors';
 import { toAttemptScore } from '../replay/scoring';
 import { MAX_ATTEMPTS_PER_RUN } from '../limits';

@@ -1,5 +1,5 @@
 // Run-packs (POST /v1/campaigns/{id}/run-pack): one run per trace of a list or of the eval-set pool, queued together.
-import type { Deps } from '../../ports';
+import type { Deps } from '../ports';
 import { loadCampaign } from '../campaigns/service';
 import { ValidationError } from '../errors';
 import { projectEvent } from '../publish';

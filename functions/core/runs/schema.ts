@@ -1,6 +1,6 @@
 // Request schemas of the run routes and the run-pack route.
-import { openapi } from '../openapi-meta';
-import * as z from '../zod-mini';
+import { openapi } from '../openapi/meta';
+import * as z from '../openapi/zod-mini';
 
 const uuid = z.pipe(
   z.uuid({ version: 'v4' }),

@@ -1,5 +1,5 @@
 // Run creation and queueing (replay, CI and pack runs all go through createAndQueueRuns), reads and listings.
-import type { Deps, PageRequest, RunFilter } from '../../ports';
+import type { Deps, PageRequest, RunFilter } from '../ports';
 import { NotFoundError } from '../errors';
 import type { BusEvent } from '../events';
 import { projectEvent } from '../publish';

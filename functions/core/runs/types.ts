@@ -5,7 +5,7 @@ import type { Criterion } from '../campaigns/schema';
 import type { thresholdsSchema } from '../ci/schema';
 import type { ToolCall } from '../traces/schema';
 import type { CellStat } from './cells';
-import type { policyEventSchema, runSummarySchema, securityEventSchema } from './responses';
+import type { policyEventSchema, runSummarySchema, securityEventSchema } from './response-schemas';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 export type RunSource = 'replay' | 'ci' | 'pack';

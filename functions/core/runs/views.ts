@@ -1,5 +1,5 @@
 // Read views of a run: detail with scoring context, policy and security events (attempts: attempt-view.ts).
-import type { Deps, PageRequest } from '../../ports';
+import type { Deps, PageRequest } from '../ports';
 import { planAttempts } from '../replay/plan';
 import { scoringContext, type ScoringContext } from '../replay/scoring';
 import { loadRun, runView } from './service';

@@ -1,8 +1,8 @@
 // POST /v1/traces in one call: the body, once read (functions/core/traces/otlp/body.ts), is an OTLP export, ingested and
 // answered in the request's encoding, or a native trace, validated and uploaded.
-import type { Deps } from '../../ports';
+import type { Deps } from '../ports';
 import { validate } from '../validate';
-import * as z from '../zod-mini';
+import * as z from '../openapi/zod-mini';
 import { bodyEncoding } from './otlp/body';
 import { ingestOtlp } from './otlp/ingest';
 import { isOtlpExport } from './otlp/read-json';

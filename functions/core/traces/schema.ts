@@ -1,7 +1,7 @@
 // The native trace format (docs/campaigns-and-replay.md#traces): OpenAI-message-shaped steps, tools, metadata.
 import { jsonDepth } from '../json';
-import { openapi } from '../openapi-meta';
-import * as z from '../zod-mini';
+import { openapi } from '../openapi/meta';
+import * as z from '../openapi/zod-mini';
 
 /** Trace fields kept in the (uncompressed) metadata item must fit DynamoDB's 32 nesting levels. */
 const META_MAX_DEPTH = 24;

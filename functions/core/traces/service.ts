@@ -1,5 +1,5 @@
 // Trace upload, read and listing: validation, content hashing for idempotent re-upload, trace.created.
-import type { Deps, PageRequest } from '../../ports';
+import type { Deps, PageRequest } from '../ports';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { canonicalJson, sha256Hex } from '../json';
 import { projectEvent } from '../publish';

@@ -2,7 +2,7 @@
 // counted in the table (RateLimitsRepo) so the limit holds across every container; beyond it, 429 with Retry-After.
 import { RateLimitedError } from '../errors';
 import type { Clock } from '../time';
-import type { RateLimitsRepo } from '../../ports';
+import type { RateLimitsRepo } from '../ports';
 
 /** Deliveries a project may queue with test, resend and recover per minute (RTS_WEBHOOK_SENDS_PER_MINUTE). */
 export const DEFAULT_SENDS_PER_MINUTE = 60;

@@ -1,5 +1,5 @@
 // The delivery policy (docs/webhooks.md#delivery-policy-retries-and-last_error), and the exact wording of last_error.
-import { OutboundError } from '../../ports';
+import { OutboundError } from '../ports';
 
 /** A try succeeds on a 2xx within this long (connect + response). */
 export const DELIVERY_TIMEOUT_MS = 5000;

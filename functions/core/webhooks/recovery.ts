@@ -3,7 +3,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { isUuid, isWebhookId } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { DeliveryLogRepo, EventPublisher, RateLimitsRepo, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, EventPublisher, RateLimitsRepo, WebhooksRepo } from '../ports';
 import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './delivery-policy';

@@ -1,7 +1,7 @@
 // Request bodies of the webhook routes (docs/webhooks.md#create-and-manage) and the records they become.
 import { EVENT_TYPES, type EventType } from '../events';
-import { openapi } from '../openapi-meta';
-import * as z from '../zod-mini';
+import { openapi } from '../openapi/meta';
+import * as z from '../openapi/zod-mini';
 
 /** A project holds at most this many webhooks (docs/webhooks.md#rules). */
 

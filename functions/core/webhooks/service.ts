@@ -3,7 +3,7 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { isWebhookId, newWebhookId, newWebhookSecret, type IdGenerator } from '../ids';
 import { isoMicros, type Clock } from '../time';
-import type { DeliveryLogRepo, PageRequest, StorePage, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, PageRequest, StorePage, WebhooksRepo } from '../ports';
 import { epochSeconds } from './delivery-policy';
 import { MAX_WEBHOOKS_PER_PROJECT, toView } from './view';
 import type { DeliveryLogEntry, WebhookCreated, WebhookCreateInput, WebhookPatchInput, WebhookView } from './schema';

@@ -3,7 +3,7 @@
 // resend, recover and test share it.
 import { isoMicros } from '../time';
 import type { Clock } from '../time';
-import type { DeliveryLogRepo, HttpSender, WebhooksRepo } from '../../ports';
+import type { DeliveryLogRepo, HttpSender, WebhooksRepo } from '../ports';
 import { tries } from '../retry';
 import {
   DELIVERY_TIMEOUT_MS,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { REPO_ROOT, entryFile, entryPoints, esbuildOptions, reposRead, reposReadBy, wiringOf } from '../../../lib/constructs/bundling';
-import { REPO_NAMES } from '../../../functions/shared/deps';
+import { REPO_NAMES } from '../../../functions/wiring/deps';
 import { routes } from '../../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -49,7 +49,7 @@ describe('reposReadBy', () => {
 
   it('knows every repository of Deps', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    expect([...REPO_NAMES].sort()).toEqual(Object.keys(require('../../../functions/shared/repos')).sort());
+    expect([...REPO_NAMES].sort()).toEqual(Object.keys(require('../../../functions/wiring/repos')).sort());
   });
 });
 
@@ -124,7 +124,7 @@ describe('bundles', () => {
   it('hold no code of ours that the analysis did not see, but the repositories they wire', async () => {
     // Prepare: the analysis build (reposRead's: each entry and the adapter modules its row wires), with its record
     const checked = ['functions/http/get-run', 'functions/http/post-runs'];
-    const modules = [...checked, 'functions/shared/with-queue', 'functions/shared/with-bus'];
+    const modules = [...checked, 'functions/wiring/with-queue', 'functions/wiring/with-bus'];
     const { metafile: analysed } = await build({
       ...esbuildOptions(),
       packages: 'external',
@@ -138,8 +138,8 @@ describe('bundles', () => {
 
     // Assess: so no read of a repository can hide in code the analysis did not scan
     for (const entry of checked) {
-      const seen = new Set([entry, ...wiringOf(entry).map((kind) => `functions/shared/with-${kind}`)].flatMap((m) => ours(inputsOf(analysed, m))));
-      expect(ours(inputsOf(metafile, entry)).filter((f) => !seen.has(f) && f !== 'functions/shared/repos.ts')).toEqual([]);
+      const seen = new Set([entry, ...wiringOf(entry).map((kind) => `functions/wiring/with-${kind}`)].flatMap((m) => ours(inputsOf(analysed, m))));
+      expect(ours(inputsOf(metafile, entry)).filter((f) => !seen.has(f) && f !== 'functions/wiring/repos.ts')).toEqual([]);
     }
   });
 

@@ -4,17 +4,17 @@ import { join } from 'node:path';
 import { findRoute, matchPath } from '../../../lib/route-match';
 import { routes, workerHandlers } from '../../../lib/routes';
 import { campaignInputSchema } from '../../../functions/core/campaigns/schema';
-import { openApiDocument } from '../../../functions/core/openapi';
-import { classicOf } from '../../../functions/core/openapi-classic';
-import { REQUEST_SCHEMAS } from '../../../functions/core/openapi-schemas';
+import { openApiDocument } from '../../../functions/core/openapi/document';
+import { classicOf } from '../../../functions/core/openapi/classic';
+import { REQUEST_SCHEMAS } from '../../../functions/core/openapi/schemas';
 import { traceRequestSchema } from '../../../functions/core/traces/receive';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** What each handler module passed to route(): its row and its body schema, by the handler route() returned. */
 const mockBuilt = new Map<unknown, { row: unknown; body?: unknown }>();
-jest.mock('../../../functions/shared/http', () => {
-  const actual = jest.requireActual('../../../functions/shared/http');
+jest.mock('../../../functions/http-chain/route', () => {
+  const actual = jest.requireActual('../../../functions/http-chain/route');
   return {
     ...actual,
     route: (row: unknown, ...args: unknown[]) => {

@@ -3,8 +3,8 @@ import type { Context } from 'aws-lambda';
 import { makeCampaign, makeWorld, RUN_ID, sqsRecord as record, type FakeWorld } from '../../helpers/replay-fakes';
 
 let world: FakeWorld;
-jest.mock('../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
-jest.mock('../../../functions/shared/with-bus', () => ({}));
+jest.mock('../../../functions/wiring/deps', () => ({ getDeps: () => world.deps }));
+jest.mock('../../../functions/wiring/with-bus', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { ABANDONED_REASON, handler as deadLetter } from '../../../functions/workers/dead-letter';

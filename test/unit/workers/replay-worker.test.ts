@@ -3,10 +3,10 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { makeCampaign, makeWorld, RUN_ID, sqsRecord as record, type FakeWorld } from '../../helpers/replay-fakes';
 
 let world: FakeWorld;
-jest.mock('../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
-jest.mock('../../../functions/shared/with-bus', () => ({}));
-jest.mock('../../../functions/shared/with-http', () => ({}));
-jest.mock('../../../functions/shared/with-queue', () => ({}));
+jest.mock('../../../functions/wiring/deps', () => ({ getDeps: () => world.deps }));
+jest.mock('../../../functions/wiring/with-bus', () => ({}));
+jest.mock('../../../functions/wiring/with-http', () => ({}));
+jest.mock('../../../functions/wiring/with-queue', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../functions/workers/replay-worker';

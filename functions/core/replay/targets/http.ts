@@ -1,7 +1,7 @@
 // The `http` target: drives the customer's agent through the rts.step.v1 step protocol
 // (docs/connect-your-agent.md#the-step-protocol-http-target).
 import type { Target } from '../../campaigns/schema';
-import type { HttpSender } from '../../../ports';
+import type { HttpSender } from '../../ports';
 import { realSleep, type AgentTarget, type AgentToolCall, type AgentTurn, type Sleep } from '../types';
 import { isObject, mergeHeaders, parseJsonObject, RetryableFailure, withRetries } from './retry';
 

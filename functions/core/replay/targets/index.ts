@@ -1,6 +1,6 @@
 // Builds the AgentTarget of a campaign's target definition.
 import type { Target } from '../../campaigns/schema';
-import type { HttpSender } from '../../../ports';
+import type { HttpSender } from '../../ports';
 import type { Trace } from '../../traces/schema';
 import type { AgentTarget, Sleep } from '../types';
 import { httpTarget } from './http';

@@ -1,6 +1,6 @@
 // The `openai` target: the service runs the agent loop itself against an OpenAI-compatible Chat Completions endpoint.
 import type { Target } from '../../campaigns/schema';
-import type { HttpSender } from '../../../ports';
+import type { HttpSender } from '../../ports';
 import type { ToolDefinition } from '../../traces/schema';
 import { realSleep, type AgentTarget, type AgentToolCall, type AgentTurn, type ChatMessage, type Sleep } from '../types';
 import { isObject, parseJsonObject, RetryableFailure, withRetries } from './retry';

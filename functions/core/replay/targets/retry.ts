@@ -1,6 +1,6 @@
 // The retry rule shared by network targets (docs/connect-your-agent.md#retries): three tries, waiting 0.5 s then 1 s;
 // a blocked address is final.
-import { OutboundError } from '../../../ports';
+import { OutboundError } from '../../ports';
 import { tries } from '../../retry';
 import { TargetError, type Sleep } from '../types';
 

@@ -1,5 +1,5 @@
 // OTLP ingest: the spans of an export become rts traces, one per OTel trace and project, joined across exports.
-import type { Deps } from '../../../ports';
+import type { Deps } from '../../ports';
 import { createLimiter } from '../../concurrency';
 import { ServiceUnavailableError } from '../../errors';
 import { projectEvent } from '../../publish';

@@ -1,5 +1,5 @@
 // Types of the rts API, generated from its OpenAPI document (GET /v1/openapi.json) by openapi-typescript:
-// `npm run openapi:types`. Do not edit: test/unit/core/openapi-types.test.ts fails when this file is out of date.
+// `npm run openapi:types`. Do not edit: test/unit/core/openapi/types.test.ts fails when this file is out of date.
 // The SDK names these shapes in ../types.ts.
 export interface paths {
   '/health': {

@@ -5,7 +5,7 @@ import { DynamoIdempotencyRepo } from '../../../../functions/adapters/dynamodb/i
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
 import { getItem } from '../../../../functions/adapters/dynamodb/table';
 import { sha256Hex } from '../../../../functions/core/json';
-import type { IdempotencyRecord } from '../../../../functions/ports';
+import type { IdempotencyRecord } from '../../../../functions/core/ports';
 import { startDynaliteWithLostAnswers, type TableWithLostAnswers } from '../../../helpers/dynalite-lost-answers';
 
 let table: TableWithLostAnswers;

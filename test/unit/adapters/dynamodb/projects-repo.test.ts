@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoProjectsRepo } from '../../../../functions/adapters/dynamodb/projects-repo';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
 import { getItem } from '../../../../functions/adapters/dynamodb/table';
-import type { ApiKeyRecord, ProjectRecord } from '../../../../functions/ports';
+import type { ApiKeyRecord, ProjectRecord } from '../../../../functions/core/ports';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
 let table: TestTable;

@@ -12,7 +12,7 @@ import {
   type RunPack,
   type SecurityEvent,
 } from '../../../../functions/core/runs/types';
-import type { RunFilter } from '../../../../functions/ports';
+import type { RunFilter } from '../../../../functions/core/ports';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 
 let table: TestTable;

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGuardedSender, MAX_RESPONSE_BYTES } from '../../../../functions/adapters/http/guarded-sender';
-import { OutboundError, type OutboundRequest } from '../../../../functions/ports';
+import { OutboundError, type OutboundRequest } from '../../../../functions/core/ports';
 import { refusedUrl, startHttpsReceiver, testCertificates, type HttpsReceiver } from '../../../helpers/https-receiver';
 
 const post = (url: string, timeoutMs = 5000): OutboundRequest => ({

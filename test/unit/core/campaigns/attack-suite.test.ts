@@ -4,7 +4,7 @@ import { ATTACK_SUITE_SIZE, attackMutationId, attackSuiteMutations, expandAttack
 import { campaignInputSchema, MAX_ATTEMPTS_PER_RUN, MAX_MUTATIONS, type Campaign } from '../../../../functions/core/campaigns/schema';
 import { createCampaign } from '../../../../functions/core/campaigns/service';
 import { INJECTION_TEMPLATES } from '../../../../functions/core/replay/mutations/injection-templates';
-import type { Deps } from '../../../../functions/ports';
+import type { Deps } from '../../../../functions/core/ports';
 
 const GOAL = { tool: 'send_email', arguments: { to: 'attacker@evil.test' } };
 const TARGET = { type: 'http', url: 'https://agent.example.com/step' };

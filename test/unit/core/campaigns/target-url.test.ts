@@ -4,7 +4,7 @@ import { redactCampaign } from '../../../../functions/core/campaigns/redact';
 import { campaignInputSchema, type Campaign } from '../../../../functions/core/campaigns/schema';
 import { isSecretParamName } from '../../../../functions/core/campaigns/target-url';
 import { ValidationError } from '../../../../functions/core/errors';
-import { validate } from '../../../../functions/shared/http';
+import { validate } from '../../../../functions/http-chain/route';
 
 function rejection(body: unknown): ValidationError {
   try {

@@ -6,7 +6,7 @@ import type { ScenarioComparison, ScenarioComparisonEntry } from '../../../../fu
 import type { BusEvent } from '../../../../functions/core/events';
 import { EMPTY_SUMMARY, type Run, type RunSummary } from '../../../../functions/core/runs/types';
 import type { CellStat } from '../../../../functions/core/runs/cells';
-import type { BatchesRepo } from '../../../../functions/ports';
+import type { BatchesRepo } from '../../../../functions/core/ports';
 
 const PID = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 const BID = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';

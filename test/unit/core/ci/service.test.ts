@@ -7,7 +7,7 @@ import { ciRunRequestSchema } from '../../../../functions/core/ci/schema';
 import { submitCiRun, type BatchSubmitted, type SingleRunSubmitted } from '../../../../functions/core/ci/service';
 import type { CiBatch } from '../../../../functions/core/ci/types';
 import type { Run } from '../../../../functions/core/runs/types';
-import type { Deps, ReplayMessage } from '../../../../functions/ports';
+import type { Deps, ReplayMessage } from '../../../../functions/core/ports';
 import { CAMPAIGN_ID, PROJECT_ID, fixedClock, makeCampaign } from '../../../helpers/replay-fakes';
 
 /** fixedClock's instant as the service stamps it. */

@@ -1,6 +1,6 @@
 // The judge's pure parts and its retry/cache logic over an injected sender: the prompt's layout and cuts, verdict
 // parsing, the threshold rule, the cache key, and judge_unavailable after retries or a blocked address.
-import { OutboundError, type JudgeCacheRepo, type OutboundRequest } from '../../../../functions/ports';
+import { OutboundError, type JudgeCacheRepo, type OutboundRequest } from '../../../../functions/core/ports';
 import {
   createJudge,
   JUDGE_LIMITS,

@@ -5,15 +5,15 @@ import { executeRun } from '../../../../functions/core/replay/executor';
 import { DEADLINE_MARGIN_MS, RUN_DEADLINE_EXCEEDED } from '../../../../functions/core/replay/deadline';
 import type { AgentTarget } from '../../../../functions/core/replay/types';
 import type { Run } from '../../../../functions/core/runs/types';
-import type { OutboundRequest } from '../../../../functions/ports';
-import { OutboundError } from '../../../../functions/ports';
+import type { OutboundRequest } from '../../../../functions/core/ports';
+import { OutboundError } from '../../../../functions/core/ports';
 import { makeCampaign, makeWorld, RUN_ID, sqsRecord, type FakeWorld } from '../../../helpers/replay-fakes';
 
 let world: FakeWorld;
-jest.mock('../../../../functions/shared/deps', () => ({ getDeps: () => world.deps }));
-jest.mock('../../../../functions/shared/with-bus', () => ({}));
-jest.mock('../../../../functions/shared/with-http', () => ({}));
-jest.mock('../../../../functions/shared/with-queue', () => ({}));
+jest.mock('../../../../functions/wiring/deps', () => ({ getDeps: () => world.deps }));
+jest.mock('../../../../functions/wiring/with-bus', () => ({}));
+jest.mock('../../../../functions/wiring/with-http', () => ({}));
+jest.mock('../../../../functions/wiring/with-queue', () => ({}));
 
 // Imported after the mocks are declared (jest hoists jest.mock above imports).
 import { handler as replayWorker } from '../../../../functions/workers/replay-worker';

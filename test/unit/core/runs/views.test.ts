@@ -1,7 +1,7 @@
 // GET /v1/runs/{id}'s view: a terminal run's scoring context is built once per container, then served from one read.
 import { runView } from '../../../../functions/core/runs/service';
 import { getRunDetail } from '../../../../functions/core/runs/views';
-import type { Deps } from '../../../../functions/ports';
+import type { Deps } from '../../../../functions/core/ports';
 import { PROJECT_ID, RUN_ID, loadTrace, makeCampaign, makeWorld, runOne, scriptedAgent } from '../../../helpers/replay-fakes';
 
 async function world(status: 'running' | 'completed') {

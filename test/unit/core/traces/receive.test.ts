@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BusEvent } from '../../../../functions/core/events';
 import { ValidationError } from '../../../../functions/core/errors';
 import { receiveTraces } from '../../../../functions/core/traces/receive';
-import type { Deps } from '../../../../functions/ports';
+import type { Deps } from '../../../../functions/core/ports';
 
 const PROJECT = '6f1c3a52-4b1e-4c8e-9f1a-0c2d3e4f5a6b';
 const REFUND = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'samples', 'traces', 'refund-order.json'), 'utf8')) as Record<

@@ -3,7 +3,7 @@
 import { deliverEvent } from '../../../../functions/core/webhooks/delivery';
 import { deliveryBody } from '../../../../functions/core/webhooks/signing';
 import { canonicalJson } from '../../../../functions/core/json';
-import { OutboundError, type OutboundResponse } from '../../../../functions/ports';
+import { OutboundError, type OutboundResponse } from '../../../../functions/core/ports';
 import { verifySignature } from '../../../../packages/sdk/src/verify';
 import { busEvent, harness, ok, PROJECT, refused, timeout } from '../../../helpers/webhook-harness';
 

@@ -2,7 +2,7 @@
 import { ValidationError } from '../../../../functions/core/errors';
 import { EVENT_TYPES } from '../../../../functions/core/events';
 import { webhookCreateSchema, webhookPatchSchema } from '../../../../functions/core/webhooks/schema';
-import { validate } from '../../../../functions/shared/http';
+import { validate } from '../../../../functions/http-chain/route';
 
 function rejection(schema: typeof webhookCreateSchema | typeof webhookPatchSchema, body: unknown): ValidationError {
   try {

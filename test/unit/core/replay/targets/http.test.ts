@@ -1,6 +1,6 @@
 import { httpTarget } from '../../../../../functions/core/replay/targets/http';
 import { TargetError, type StepRequest } from '../../../../../functions/core/replay/types';
-import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../../../../functions/ports';
+import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../../../../functions/core/ports';
 
 type Reply = OutboundResponse | OutboundError | Error;
 const ok = (body: unknown, status = 200): OutboundResponse => ({

@@ -1,6 +1,6 @@
 import { completionsUrl, openAiTarget, parseCompletion, toOpenAiMessages } from '../../../../../functions/core/replay/targets/openai';
 import type { ChatMessage, StepRequest } from '../../../../../functions/core/replay/types';
-import type { OutboundRequest, OutboundResponse } from '../../../../../functions/ports';
+import type { OutboundRequest, OutboundResponse } from '../../../../../functions/core/ports';
 
 const ok = (body: unknown, status = 200): OutboundResponse => ({ status, headers: {}, body: JSON.stringify(body), durationMs: 1 });
 const completion = (message: Record<string, unknown>) =>

@@ -11,7 +11,7 @@ import { OTLP_MERGE_WINDOW_MS, otlpTraceUuid } from '../../../../../functions/co
 import { readExport } from '../../../../../functions/core/traces/otlp/read-json';
 import type { OtlpTraceState } from '../../../../../functions/core/traces/otlp/types';
 import type { Trace, TraceSummary } from '../../../../../functions/core/traces/schema';
-import type { Deps } from '../../../../../functions/ports';
+import type { Deps } from '../../../../../functions/core/ports';
 
 const PROJECT = '6f1c3a52-4b1e-4c8e-9f1a-0c2d3e4f5a6b';
 type Export = { resourceSpans: Record<string, unknown>[] };

@@ -1,0 +1,388 @@
+// Interfaces the core needs from the outside world: stores, queue, event bus, clock, ids. Adapters implement them.
+import type { Campaign } from './campaigns/schema';
+import type { BusEvent } from './events';
+import type { Clock } from './time';
+import type { Trace, TraceSummary } from './traces/schema';
+import type { OtlpTraceState } from './traces/otlp/types';
+import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from './runs/types';
+import type { DeliveryAttempt, DeliveryLogEntry, DeliveryOutcome, StoredDelivery, StoredEvent, WebhookRecord } from './webhooks/schema';
+import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from './ci/types';
+import type { ScenarioComparison, ScenarioComparisonEntry } from './ci/compare';
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+export interface PageRequest {
+  limit: number;
+  /** Decoded cursor (the store's last evaluated key); the HTTP edge signs and verifies it. */
+  after?: Record<string, unknown>;
+}
+export interface StorePage<T> {
+  items: T[];
+  last?: Record<string, unknown>;
+}
+
+export interface ProjectRecord {
+  project_id: string;
+  name: string;
+  created_at: string;
+}
+export interface ApiKeyRecord {
+  key_id: string;
+  key_hash: string;
+  project_id: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ProjectsRepo {
+  createProject(p: ProjectRecord): Promise<void>;
+  getProject(projectId: string): Promise<ProjectRecord | null>;
+  putApiKey(k: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** Returns false when the key is unknown for that project. */
+  revokeApiKey(projectId: string, keyId: string, at: string): Promise<boolean>;
+}
+
+export interface TracesRepo {
+  /** Stores a trace unless its id exists; returns the stored one when it already did. */
+  putIfAbsent(
+    projectId: string,
+    trace: Trace,
+    contentHash: string,
+  ): Promise<{ created: boolean; existing?: TraceSummary & { content_hash: string } }>;
+  get(projectId: string, traceId: string): Promise<Trace | null>;
+  getSummary(projectId: string, traceId: string): Promise<TraceSummary | null>;
+  /** Which of these ids exist in the project. */
+  existing(projectId: string, traceIds: string[]): Promise<Set<string>>;
+  list(projectId: string, page: PageRequest): Promise<StorePage<TraceSummary>>;
+  /**
+   * The merge state of an OTLP trace (its spans and revision), read strongly consistent; `trace` is its visible summary,
+   * null while pending (spans kept, no valid trace yet). null when nothing is stored; 'native' when the id holds a trace
+   * uploaded in the native format.
+   */
+  getOtlpState(projectId: string, traceId: string): Promise<{ state: OtlpTraceState; trace: TraceSummary | null } | 'native' | null>;
+  /** Which of these ids hold anything at all (a trace of either format, or a pending OTLP state): one batch read. */
+  storedIds(projectId: string, traceIds: string[]): Promise<Set<string>>;
+  /**
+   * Writes an OTLP trace's next state (`state.revision` = the previous revision + 1) and, unless null, its visible trace
+   * (steps included), on the condition that the stored revision is still the previous one (none stored: `previous` null).
+   * false when another write came first (nothing of this one is visible then). Pending states expire at `expiresAt`.
+   */
+  putOtlpState(
+    projectId: string,
+    write: { traceId: string; state: OtlpTraceState; trace: Trace | null; expiresAt?: number },
+    previous: OtlpTraceState | null,
+  ): Promise<boolean>;
+}
+
+export interface EvalSetState {
+  trace_ids: string[];
+  min_scenarios: number;
+}
+
+export interface CampaignsRepo {
+  put(projectId: string, c: Campaign): Promise<void>;
+  /** `poolCount: false` skips counting the eval-set (eval_set.trace_count is then 0) and may serve the immutable definition from a cache. */
+  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean }): Promise<Campaign | null>;
+  list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
+  getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
+  /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */
+  updateEvalSet(
+    projectId: string,
+    campaignId: string,
+    change: { add: string[]; remove: string[]; min_scenarios?: number },
+  ): Promise<{ added: string[]; removed: string[]; state: EvalSetState }>;
+}
+
+export interface RunFilter {
+  campaign_id?: string;
+  trace_id?: string;
+  status?: RunStatus;
+}
+
+export interface RunsRepo {
+  create(run: Run): Promise<void>;
+  createMany(runs: Run[]): Promise<void>;
+  get(projectId: string, runId: string): Promise<Run | null>;
+  list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>>;
+  /** Conditional update: applies `patch` only when the current status is one of `from`. Returns the new run or null. */
+  transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null>;
+  /** Unconditional field update (summary progress, flags). */
+  update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
+  /** Stores a finished attempt with its events exactly once (one conditional write). false when it was already stored. */
+  putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
+  /**
+   * Stored attempts by number; `transcripts: false` skips decoding transcripts (scoring views);
+   * `final: true` (the run is terminal, its attempts can no longer change) lets the adapter cache the answer.
+   */
+  listAttempts(projectId: string, runId: string, opts?: { transcripts?: boolean; final?: boolean }): Promise<AttemptRecord[]>;
+  /**
+   * One page of stored attempts by number (`page.after`: `{attempt}`), each whole attempt passed through `view` as soon
+   * as it is decoded, so a page holds at most one whole transcript at a time.
+   */
+  listAttemptPage<T>(projectId: string, runId: string, page: PageRequest, view: (a: AttemptRecord) => T): Promise<StorePage<T>>;
+  /** One stored attempt, whole, or null. */
+  getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null>;
+  listPolicyEvents(projectId: string, runId: string, page: PageRequest): Promise<StorePage<PolicyEvent>>;
+  listSecurityEvents(projectId: string, runId: string): Promise<SecurityEvent[]>;
+  /** Stores a new run-pack (conditional: never overwrites; a write whose answer was lost is recognised as its own). */
+  putPack(pack: RunPack): Promise<void>;
+  getPack(projectId: string, packId: string): Promise<RunPack | null>;
+}
+
+export interface BatchesRepo {
+  /** Stores a new batch META (conditional: never overwrites). */
+  create(batch: CiBatch): Promise<void>;
+  get(projectId: string, batchId: string): Promise<CiBatch | null>;
+  /** Writes DONE#<run_id> once (conditional put); false when the marker was already there. */
+  putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean>;
+  /** Every completion marker of the batch (strongly consistent). */
+  listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]>;
+  /** The markers of these runs that exist, in any order (at most 100 ids). */
+  getMarkers(projectId: string, batchId: string, runIds: readonly string[]): Promise<BatchMarker[]>;
+  /** Atomically adds one to the batch's done hint; returns the new hint with trace_count, or null when the batch is gone. */
+  bumpDoneHint(projectId: string, batchId: string): Promise<{ done_hint: number; trace_count: number } | null>;
+  /** queued -> running; a no-op in any other state. */
+  markRunning(projectId: string, batchId: string): Promise<void>;
+  /** Flips the batch to done with its final aggregate unless it is done already; returns the new batch, or null when it was. */
+  markDone(projectId: string, batchId: string, result: BatchAggregate, completedAt: string): Promise<CiBatch | null>;
+  /**
+   * Claims the duty to publish a done batch's decision: granted when unpublished and unclaimed, already claimed by
+   * `claimant`, or the previous claim's lease (until `now + leaseMs`) has run out.
+   */
+  claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean>;
+  markDecisionPublished(projectId: string, batchId: string): Promise<void>;
+  /**
+   * Stores the scenarios' comparisons of a done batch, in the given order (idempotent: the same input rewrites the
+   * same items).
+   */
+  putComparisons(projectId: string, batchId: string, comparisons: readonly ScenarioComparisonEntry[]): Promise<void>;
+  /** The stored scenario comparisons of a batch, by run id (empty without a baseline). */
+  listComparisons(projectId: string, batchId: string): Promise<Map<string, ScenarioComparison>>;
+  /** Brings the batch's listing entry up to date with its META (idempotent). */
+  updateListing(batch: CiBatch): Promise<void>;
+  /** Batches of the project (or of one campaign), newest first. */
+  list(projectId: string, filter: BatchFilter, page: PageRequest): Promise<StorePage<BatchListing>>;
+  /** The latest `done` batch of a campaign whose metadata.branch is `branch` (by creation time), or null. */
+  latestDone(projectId: string, campaignId: string, branch: string): Promise<CiBatch | null>;
+}
+
+export interface IdempotencyRecord {
+  project_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  /** Unique per claiming request: a claim whose answer was lost (the SDK retried it) recognises itself. */
+  claim_id: string;
+  status: 'in_progress' | 'done';
+  response_status?: number;
+  response_body?: string;
+  created_at: string;
+  expires_at: number;
+}
+
+export interface IdempotencyRepo {
+  /** Claims a key; returns the existing record when it was already claimed. */
+  claim(rec: IdempotencyRecord): Promise<IdempotencyRecord | null>;
+  /** Stores the response to replay for this key until `expiresAt` (unix seconds). */
+  complete(projectId: string, key: string, status: number, body: string, expiresAt: number): Promise<void>;
+  release(projectId: string, key: string): Promise<void>;
+}
+
+/** One replay job on the queue. */
+export interface ReplayMessage {
+  project_id: string;
+  run_id: string;
+}
+
+export interface QueuePort {
+  /** Sends replay jobs; `delaySeconds` (at most 900) keeps them invisible that long (a project over its worker share). */
+  sendReplay(messages: ReplayMessage[], options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/**
+ * Expiring leases on a fixed number of slots per project and scope (the replay workers' per-project share): a lease
+ * is held until released or until its time passes, so a worker that dies frees its slot by itself.
+ */
+export interface LeasesRepo {
+  /** Takes a free (or expired) slot of `slots` for `holder` until `until` (epoch ms); its number, or null when all are held. */
+  acquire(projectId: string, scope: string, slots: number, holder: string, now: number, until: number): Promise<number | null>;
+  /** Frees the slot if `holder` still holds it. */
+  release(projectId: string, scope: string, slot: number, holder: string): Promise<void>;
+}
+
+export interface EventPublisher {
+  publish(events: BusEvent[]): Promise<void>;
+}
+
+/**
+ * Cached llm_judge verdicts (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge), per project, by a hash of
+ * everything that determines them.
+ */
+export interface JudgeCacheRepo {
+  /** The verdict stored under `key`, unless absent or expired at `now`. */
+  get(projectId: string, key: string, now: Date): Promise<{ score: number; pass: boolean; reason: string } | null>;
+  /** Stores a verdict until `expiresAt` (epoch seconds, the table's TTL attribute). */
+  put(projectId: string, key: string, verdict: { score: number; pass: boolean; reason: string }, expiresAt: number): Promise<void>;
+}
+
+/**
+ * Fixed-window counters per project, kept in the table so that a limit holds across every Lambda container (the
+ * webhook send budget of core/webhooks/budget.ts).
+ */
+export interface RateLimitsRepo {
+  /**
+   * Takes up to `want` (>= 1) from the counter `name` of `projectId` in the window starting at `windowStart` (epoch
+   * seconds), never past `limit` in that window; returns how many it took (0: the window is spent). The window's item
+   * expires at `expiresAt` (epoch seconds).
+   */
+  take(projectId: string, name: string, windowStart: number, limit: number, want: number, expiresAt: number): Promise<number>;
+}
+
+/**
+ * The key that signs pagination cursors, read from where the deployment keeps it (adapters/secrets/cursor-keys.ts:
+ * a configured value, a Secrets Manager secret, or a random key kept in the table). Every function of a deployment
+ * reads the same key, so a cursor one signs another verifies.
+ */
+export interface CursorKeysRepo {
+  /** The current signing key. Fails (nothing signed, nothing verified) when the key cannot be read. */
+  current(): Promise<Buffer>;
+}
+
+export interface Repos {
+  projects: ProjectsRepo;
+  traces: TracesRepo;
+  campaigns: CampaignsRepo;
+  runs: RunsRepo;
+  idempotency: IdempotencyRepo;
+  batches: BatchesRepo;
+  webhooks: WebhooksRepo;
+  deliveryLog: DeliveryLogRepo;
+  judgeCache: JudgeCacheRepo;
+  rateLimits: RateLimitsRepo;
+  leases: LeasesRepo;
+  cursorKeys: CursorKeysRepo;
+}
+
+/** Everything a core service may use; wired once per runtime (Lambda or local). */
+export interface Deps extends Repos {
+  queue: QueuePort;
+  events: EventPublisher;
+  clock: Clock;
+  uuid: () => string;
+  /** Base URL of the dashboard (for dashboard_url). */
+  dashboardBase: () => string;
+  /** Outbound HTTP with the SSRF guard (agent targets, webhook deliveries). */
+  http: HttpSender;
+  /** Waits between retries (tests replace it to skip the waits). */
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** An outbound HTTP request (agent targets, webhook deliveries). */
+export interface OutboundRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  durationMs: number;
+}
+/**
+ * Sends one request, never following redirects. Rejects with an OutboundError
+ * (kind 'timeout' | 'blocked' | 'connection') when no HTTP response arrives.
+ */
+export type HttpSender = (req: OutboundRequest) => Promise<OutboundResponse>;
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'blocked' | 'connection',
+    /** timeout: "timeout after 5000 ms"; blocked: "blocked: <reason>"; connection: "connection error: <code>" */
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+// Webhooks: what the webhook core needs from storage: the webhooks themselves (adapters/dynamodb/webhooks-repo.ts) and
+// their deliveries (adapters/dynamodb/delivery-log-repo.ts).
+
+/** Fields a PATCH may change (plus the time it did). */
+export interface WebhookChanges {
+  url?: string;
+  events?: WebhookRecord['events'];
+  is_enabled?: boolean;
+  description?: string | null;
+  updated_at: string;
+}
+
+export interface WebhooksRepo {
+  /** Stores a new webhook unless the project already holds `limit`; `created: false` then, and nothing stays stored. */
+  create(record: WebhookRecord, limit: number): Promise<{ created: boolean }>;
+  /** Strongly consistent: a rotation, pause or delete is seen by the very next delivery try. */
+  get(projectId: string, webhookId: string): Promise<WebhookRecord | null>;
+  /**
+   * Every webhook of the project (at most the per-project limit), for fan-out; strongly consistent and read afresh on
+   * every call, so an event published after a create answered is fanned out to the new webhook in any process.
+   */
+  listAll(projectId: string): Promise<WebhookRecord[]>;
+  /** A page of the project's webhooks, newest first. */
+  list(projectId: string, page: PageRequest): Promise<StorePage<WebhookRecord>>;
+  /** Applies a PATCH; null when the webhook does not exist. */
+  update(projectId: string, webhookId: string, changes: WebhookChanges): Promise<WebhookRecord | null>;
+  /** Replaces the secret; false when the webhook does not exist. */
+  rotateSecret(projectId: string, webhookId: string, secret: string, at: string): Promise<boolean>;
+  /** false when the webhook did not exist. */
+  delete(projectId: string, webhookId: string): Promise<boolean>;
+  /** Success: clears last_error, sets last_delivery_at/last_status. Never recreates a deleted webhook. */
+  recordSuccess(projectId: string, webhookId: string, at: string, status: number): Promise<void>;
+  /** Failure after the last try: sets last_error/last_error_at. Never recreates a deleted webhook. */
+  recordFailure(projectId: string, webhookId: string, at: string, error: string): Promise<void>;
+}
+
+/**
+ * What the webhooks' deliveries leave behind: the claims that make a bus event reach a webhook once, the delivery log
+ * (GET /v1/webhooks/{id}/deliveries) and the events kept so that resend and recover send the same bytes again.
+ */
+export interface DeliveryLogRepo {
+  /**
+   * Claims the delivery of one bus event to one webhook for the delivery `deliveryId`; false when another delivery
+   * holds it (a bus or function retry). A claim the store already holds for this same delivery id answers true: the
+   * store may have applied a claim whose answer was lost.
+   */
+  claimDelivery(webhookId: string, eventId: string, expiresAt: number, deliveryId: string): Promise<boolean>;
+  /** Frees a claim `holder` took (a recover that could not queue what it claimed); another holder's claim stays. */
+  releaseClaim(webhookId: string, key: string, holder: string): Promise<void>;
+  /**
+   * Appends a delivery log entry that expires at `expiresAt` (epoch seconds). With `eventId` (the kept event it
+   * delivered) the entry can be found by its delivery id and sent again.
+   */
+  putDelivery(projectId: string, webhookId: string, entry: DeliveryLogEntry, expiresAt: number, eventId?: string): Promise<void>;
+  /** One delivery log entry by its delivery id, with its event id and version; null when unknown or past `nowEpoch`. */
+  getDelivery(projectId: string, webhookId: string, deliveryId: string, nowEpoch: number): Promise<StoredDelivery | null>;
+  /** The entries with outcome `failed` created at or after `sinceIso`, oldest first, without entries past `nowEpoch`. */
+  listFailedDeliveries(projectId: string, webhookId: string, sinceIso: string, nowEpoch: number): Promise<StoredDelivery[]>;
+  /**
+   * Records a resend or recovery of an entry: appends its tries (keeping the last few dozen), sets the outcome
+   * (unchanged when null) and increments the version. false when the entry is gone.
+   */
+  recordRedelivery(
+    projectId: string,
+    webhookId: string,
+    deliveryId: string,
+    tries: { attempts: DeliveryAttempt[]; outcome: DeliveryOutcome | null },
+  ): Promise<boolean>;
+  /** Keeps an event's delivered body until `expiresAt`; an event already kept under this id stays as it is. */
+  putEvent(projectId: string, eventId: string, event: StoredEvent, expiresAt: number): Promise<void>;
+  /** A kept event, or null when unknown or expired. */
+  getEvent(projectId: string, eventId: string, nowEpoch: number): Promise<StoredEvent | null>;
+  /** The delivery log, newest first, without entries past `nowEpoch`. */
+  listDeliveries(projectId: string, webhookId: string, page: PageRequest, nowEpoch: number): Promise<StorePage<DeliveryLogEntry>>;
+}
