@@ -42,7 +42,9 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  *   tree-shaking drops what a handler does not use;
  * - `module` before `main` lets esbuild pick the ESM builds (middy is ESM-only, the SDK ships both),
  *   which shake better, then emit CommonJS for the Lambda runtime;
- * - source maps without embedded sources keep the map small while stack traces still name TS lines.
+ * - source maps without embedded sources keep the map small while stack traces still name TS lines;
+ * - the SDK's default credential chain is replaced by the environment provider (functions/adapters/lambda-credentials.ts):
+ *   a Lambda's role credentials are always in its environment.
  */
 export const BUNDLE = {
   target: 'node22',
@@ -76,6 +78,8 @@ export function esbuildOptions(): BuildOptions {
     sourcesContent: BUNDLE.sourcesContent,
     mainFields: [...BUNDLE.mainFields],
     external: [...BUNDLE.externalModules],
+    // In Lambda the credentials are always in the environment: the SDK's default chain is not bundled.
+    alias: { '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'functions/adapters/lambda-credentials.ts') },
     absWorkingDir: REPO_ROOT,
     logLevel: 'warning',
     define: {

@@ -121,6 +121,19 @@ describe('bundles', () => {
     expect(clients.map((f) => path.basename(f)).sort()).toEqual(expected);
   });
 
+  it.each(['functions/http/get-run', 'functions/http/post-runs'])(
+    'take their AWS credentials from the environment only, without the SDK default chain (SSO, ini files, metadata): %s',
+    (entry) => {
+      const providers = inputsOf(metafile, entry).filter((f) => /credential-provider|lambda-credentials/.test(f));
+
+      expect(
+        providers.filter((f) => /credential-provider-(node|ini|sso|process|web-identity|http|imds)|@smithy\/credential-provider-imds/.test(f)),
+      ).toEqual([]);
+      expect(providers).toContain('functions/adapters/lambda-credentials.ts');
+      expect(providers.some((f) => f.includes('@aws-sdk/credential-provider-env/'))).toBe(true);
+    },
+  );
+
   it('hold no code of ours that the analysis did not see, but the repositories they wire', async () => {
     // Prepare: the analysis build (reposRead's: each entry and the adapter modules its row wires), with its record
     const checked = ['functions/http/get-run', 'functions/http/post-runs'];
