@@ -147,4 +147,23 @@ describe('turn-by-turn replay through the local service', () => {
       await model.close();
     }
   });
+
+  it('refuses a per-turn criterion whose turn is not an integer of at least 1 with 422', async () => {
+    // Act
+    const res = await Promise.all(
+      [0, 1.5, '2'].map((turn) =>
+        svc.api('POST', '/v1/campaigns', {
+          name: 'bad turn',
+          target: { type: 'recorded' },
+          criteria: [{ type: 'output_contains', value: 'x', turn }],
+        }),
+      ),
+    );
+    // Assess
+    for (const r of res) {
+      expect(r.status).toBe(422);
+      expect(r.body.error.code).toBe('validation_error');
+      expect(r.body.error.details[0].path).toBe('criteria.0.turn');
+    }
+  });
 });
