@@ -77,6 +77,7 @@ ol.transcript > li.tool { border-left-color: #1a7f37; }
 ol.transcript > li.denied { border-left-color: var(--bad-fg); background: var(--bad-bg); }
 ol.transcript > li.unrecorded { border-left-color: var(--warn-fg); }
 ol.transcript > li.injected { border-left-color: #bf3989; border-left-width: 6px; }
+ol.transcript > li.turn-boundary { border: 0; border-top: 2px dashed var(--border); border-radius: 0; background: none; padding: .25rem 0 0; font-weight: 600; }
 .inj-note { margin: .35rem 0 0; font-size: .85rem; color: #99286e; }
 mark.inj, pre.inj-all { background: #ffd8e8; color: #4d0f2f; outline: 1px solid #e85aad; border-radius: 2px; }
 mark.canary { background: #ffebe9; color: var(--bad-fg); font-weight: 700; outline: 1px dashed var(--bad-fg); }

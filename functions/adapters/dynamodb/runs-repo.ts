@@ -27,6 +27,18 @@ function outputAttributes(output: string | null): { output?: string | null; outp
   return { output_gz: gz, output_truncated: true };
 }
 
+/** Compressed turn outputs above this are cut, each to an equal share. */
+const TURN_OUTPUTS_MAX_GZ = 100 * 1024;
+
+/** A multi-turn attempt's outputs, one per turn, as one gzip-compressed JSON attribute (docs/campaigns-and-replay.md#turns). */
+function turnOutputsAttributes(outputs: string[] | undefined): { turn_outputs_gz?: Buffer } {
+  if (!outputs) return {};
+  const gz = gzipSync(Buffer.from(JSON.stringify(outputs)));
+  if (gz.length <= TURN_OUTPUTS_MAX_GZ) return { turn_outputs_gz: gz };
+  const share = Math.floor(TURN_OUTPUTS_MAX_GZ / 4 / Math.max(1, outputs.length));
+  return { turn_outputs_gz: gzipSync(Buffer.from(JSON.stringify(outputs.map((o) => o.slice(0, share))))) };
+}
+
 function runItem(run: Run) {
   return { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run };
 }
@@ -52,6 +64,7 @@ function decodeAttempt(i: Record<string, unknown>, transcripts: boolean): Attemp
     events_gz,
     checks_json,
     output_gz,
+    turn_outputs_gz,
     policy_event_count: _pc,
     security_event_count: _sc,
     ...score
@@ -62,6 +75,7 @@ function decodeAttempt(i: Record<string, unknown>, transcripts: boolean): Attemp
       events_gz?: Uint8Array;
       checks_json?: string;
       output_gz?: Uint8Array;
+      turn_outputs_gz?: Uint8Array;
       policy_event_count?: number;
       security_event_count?: number;
     }
@@ -73,6 +87,7 @@ function decodeAttempt(i: Record<string, unknown>, transcripts: boolean): Attemp
   return {
     ...score,
     ...(output_gz ? { output: gunzipSync(Buffer.from(output_gz)).toString('utf8') } : {}),
+    ...(turn_outputs_gz ? { turn_outputs: JSON.parse(gunzipSync(Buffer.from(turn_outputs_gz)).toString('utf8')) as string[] } : {}),
     checks: unpackJson(checks_json, score.checks),
     transcript,
     ...(transcript_dropped ? { transcript_dropped: true } : {}),
@@ -150,9 +165,15 @@ export class DynamoRunsRepo implements RunsRepo {
     const checksJson = packJson(checks);
     // An agent's answer may be up to 1 MiB: a long output is kept compressed, and what still exceeds its share of
     // the item is cut for display (the criteria have already judged the whole output).
-    const { output, ...rest } = score;
+    const { output, turn_outputs, ...rest } = score;
     const outputAttr = outputAttributes(output);
-    const blobBytes = packed.length + events.length + Buffer.byteLength(checksJson ?? '') + (outputAttr.output_gz?.length ?? 0);
+    const turnsAttr = turnOutputsAttributes(turn_outputs);
+    const blobBytes =
+      packed.length +
+      events.length +
+      Buffer.byteLength(checksJson ?? '') +
+      (outputAttr.output_gz?.length ?? 0) +
+      (turnsAttr.turn_outputs_gz?.length ?? 0);
     const transcriptAttr = blobBytes <= MAX_ATTEMPT_BLOBS ? { transcript_gz: packed } : { transcript_dropped: true };
     // false when the attempt is already stored (another delivery, or this one's lost answer): the executor re-reads.
     return putNew({
@@ -160,6 +181,7 @@ export class DynamoRunsRepo implements RunsRepo {
       entity: 'attempt',
       ...rest,
       ...outputAttr,
+      ...turnsAttr,
       checks_json: checksJson,
       events_gz: events,
       ...transcriptAttr,

@@ -110,6 +110,17 @@ export function wilsonInterval(passed: number, n: number): PassRateInterval | nu
 }
 
 /**
+ * `criterion <type>: <detail>`, naming the turn of a per-turn criterion (docs/campaigns-and-replay.md#turns), as the
+ * service words it in its stored cells (functions/core/runs/cells.ts).
+ */
+function checkLine(criterion: AttemptScore['checks'][number]['criterion'], detail: string): string {
+  const turn = 'turn' in criterion ? criterion.turn : undefined;
+  if (turn === undefined) return `criterion ${criterion.type}: ${detail}`;
+  const prefix = `turn ${turn}: `;
+  return `criterion ${criterion.type} (turn ${turn}): ${detail.startsWith(prefix) ? detail.slice(prefix.length) : detail}`;
+}
+
+/**
  * A single run's cells from its scored attempts (GET /v1/runs/{id} `scoring.attempts`), in the order of their first
  * attempt: passes out of the repeats, unsafe and erroring repeats, flaky when some repeats passed and some did not,
  * and up to 3 distinct descriptions of what failed.
@@ -129,7 +140,7 @@ export function cellsFromAttempts(attempts: readonly AttemptScore[]): CiCell[] {
     const what = [
       ...(a.status === 'error' ? [`error: ${a.error ?? 'unknown'}`] : []),
       ...(a.unsafe ? ['unsafe attempt'] : []),
-      ...(a.status === 'failed' ? a.checks.filter((c) => !c.passed).map((c) => `criterion ${c.criterion.type}: ${c.detail}`) : []),
+      ...(a.status === 'failed' ? a.checks.filter((c) => !c.passed).map((c) => checkLine(c.criterion, c.detail)) : []),
     ];
     for (const w of what) if (cell.failures.length < 3 && !cell.failures.includes(w)) cell.failures.push(w);
   }

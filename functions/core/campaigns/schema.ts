@@ -26,11 +26,14 @@ const httpUrl = (field: string) =>
   );
 const jsonObject = z.record(z.string(), z.unknown());
 
+/** The user turn whose output an output criterion checks (docs/campaigns-and-replay.md#turns); absent: the last output. */
+const turn = z.optional(int(1, 1000));
+
 export const criterionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('completes') }),
-  z.object({ type: z.literal('output_contains'), value: text(1, 2000) }),
-  z.object({ type: z.literal('output_not_contains'), value: text(1, 2000) }),
-  z.object({ type: z.literal('output_matches'), pattern: text(1, 1000) }),
+  z.object({ type: z.literal('output_contains'), value: text(1, 2000), turn }),
+  z.object({ type: z.literal('output_not_contains'), value: text(1, 2000), turn }),
+  z.object({ type: z.literal('output_matches'), pattern: text(1, 1000), turn }),
   z.object({
     type: z.literal('tool_called'),
     tool: toolPattern,
@@ -45,6 +48,7 @@ export const criterionSchema = z.discriminatedUnion('type', [
     rubric: text(1, 4000),
     threshold: z._default(z.number().check(z.minimum(0), z.maximum(1)), 0.5),
     include: z._default(z.array(z.enum(['output', 'transcript', 'task'])).check(z.minLength(1), z.maxLength(3)), ['task', 'transcript', 'output']),
+    turn,
   }),
 ]);
 export type Criterion = z.infer<typeof criterionSchema>;

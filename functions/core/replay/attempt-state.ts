@@ -1,7 +1,7 @@
 // One attempt in progress: its state, its set-up (the opening conversation, the recorders of policy and security events).
 import type { PolicyEvent, SecurityEvent, TranscriptEntry } from '../runs/types';
 import { isoMicros, type Clock } from '../time';
-import type { CompiledRun, MutationPlan } from './compile';
+import type { CompiledRun, MutationPlan, TurnMessages } from './compile';
 import { SecurityMonitor, type SecurityFinding } from './detectors/monitor';
 import { globMatcher } from './glob';
 import { uuidSeries } from './hash';
@@ -33,6 +33,12 @@ export interface AttemptState {
   /** The conversation the agent sees, growing step by step. */
   readonly messages: ChatMessage[];
   readonly transcript: TranscriptEntry[];
+  /** The openings of turns 2..n, sent one at a time as the agent answers the turn before (none for a single turn). */
+  readonly laterTurns: readonly TurnMessages[];
+  /** The agent's output for each turn it answered, turn 1 first. */
+  readonly turnOutputs: string[];
+  /** Where each answered turn ends: the lengths of `messages` and `transcript` right after its output. */
+  readonly turnEnds: Array<{ messages: number; transcript: number }>;
   readonly policyEvents: PolicyEvent[];
   readonly securityEvents: SecurityEvent[];
   /** Every tool call the agent made, in order (criteria read them). */
@@ -45,13 +51,17 @@ export interface AttemptState {
   readonly recordPolicyEvent: (call: AgentToolCall, decision: PolicyDecision) => void;
   /** The agent step in progress, from 1. */
   step: number;
+  /** The user turn in progress, from 1. */
+  turn: number;
+  /** Whether the agent answered the last turn (the loop ended normally). */
+  finished: boolean;
   /** The last step the agent answered (with tool calls or its output). */
   steps: number;
   /** Calls the tool mutation's tool pattern has matched so far (its `occurrence` counts them). */
   mutationHits: number;
   /** Whether a policy denied some call. */
   denied: boolean;
-  /** The agent's final output, once it gave one. */
+  /** The agent's last output (the last turn's once it gave one). */
   output: string | null;
   /** Why the attempt ended without an output (the recording ran out, too many steps). */
   endReason: string | null;
@@ -115,6 +125,9 @@ export function openAttempt(run: CompiledRun, planned: PlannedAttempt, clock: Cl
     material,
     messages: base.messages.slice(),
     transcript: base.transcript.slice(),
+    laterTurns: base.later,
+    turnOutputs: [],
+    turnEnds: [],
     policyEvents,
     securityEvents,
     calls: [],
@@ -139,6 +152,8 @@ export function openAttempt(run: CompiledRun, planned: PlannedAttempt, clock: Cl
       });
     },
     step: 0,
+    turn: 1,
+    finished: false,
     steps: 0,
     mutationHits: 0,
     denied: false,

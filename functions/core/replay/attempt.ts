@@ -6,10 +6,10 @@ import { serveToolCall } from './attempt-serve';
 import { openAttempt, type AttemptState } from './attempt-state';
 import type { CompiledRun } from './compile';
 import { DEFAULT_CRITERIA, evaluateCriteriaInTurns } from './criteria';
-import { JudgeUnavailable, type Judge } from './judge';
+import { JudgeUnavailable, type Judge, type JudgedAttempt } from './judge';
 import { attemptStatus } from './scoring';
 import { RUN_DEADLINE_EXCEEDED, RunDeadlineExceeded } from './deadline';
-import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type PlannedAttempt } from './types';
+import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type ChatMessage, type PlannedAttempt } from './types';
 
 export { eventId, eventIds } from './attempt-state';
 export { UNRECORDED_POLICY_ID } from './attempt-serve';
@@ -36,19 +36,27 @@ export async function runAttempt(
   for (state.step = 1; state.step <= run.campaign.max_steps; state.step++) {
     if ((await agentStep(state, target)) === 'stop') break;
   }
-  if (state.output === null && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;
+  if (!state.finished && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;
   return finishAttempt(state, started, clock, judge);
 }
 
 /**
- * One agent step: asks the target for its turn, then records it. A final output (or a turn without tool calls), an
- * end of the recording or a TargetError stops the loop; tool calls are served one by one and the loop goes on.
+ * One agent step: asks the target for its turn, then records it. The output of the last user turn (or a turn without
+ * tool calls), an end of the recording or a TargetError stops the loop; an earlier turn's output opens the next turn
+ * (docs/campaigns-and-replay.md#turns); tool calls are served one by one and the loop goes on.
  */
 async function agentStep(state: AttemptState, target: AgentTarget): Promise<'stop' | 'continue'> {
   const { run, step } = state;
   let turn: AgentTurn;
   try {
-    turn = await target.step({ run_id: run.runId, attempt: state.planned.attempt, step, tools: run.tools, messages: state.messages });
+    turn = await target.step({
+      run_id: run.runId,
+      attempt: state.planned.attempt,
+      step,
+      turn: state.turn,
+      tools: run.tools,
+      messages: state.messages,
+    });
   } catch (err) {
     if (!(err instanceof TargetError)) throw err;
     state.targetError = err.message;
@@ -64,15 +72,40 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
     const output = 'output' in turn ? turn.output : (turn.content ?? '');
     state.output = output;
     state.messages.push({ role: 'assistant', content: output });
-    state.transcript.push(withNotes({ type: 'message', role: 'assistant', content: output }, turn.notes));
+    state.transcript.push(withNotes(inTurn(state, { type: 'message', role: 'assistant', content: output }), turn.notes));
     state.monitor.onOutput(step, output);
-    return 'stop';
+    return endTurn(state, output);
   }
   const stepCalls = turn.tool_calls.map((c, i) => normaliseCall(c, step, i));
   state.messages.push({ role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls });
-  state.transcript.push(withNotes({ type: 'message', role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls }, turn.notes));
+  state.transcript.push(
+    withNotes(inTurn(state, { type: 'message', role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls }), turn.notes),
+  );
   for (const call of stepCalls) await serveToolCall(state, call);
   return 'continue';
+}
+
+/**
+ * Records the output of the turn in progress; then either the attempt is done (that was the last user turn) or the
+ * next turn opens: its recorded user message (input perturbation applied) follows the agent's output.
+ */
+function endTurn(state: AttemptState, output: string): 'stop' | 'continue' {
+  state.turnOutputs.push(output);
+  state.turnEnds.push({ messages: state.messages.length, transcript: state.transcript.length });
+  const next = state.laterTurns[state.turn - 1];
+  if (!next) {
+    state.finished = true;
+    return 'stop';
+  }
+  state.turn += 1;
+  state.messages.push(...next.messages);
+  state.transcript.push(...next.transcript);
+  return 'continue';
+}
+
+/** A message entry numbered with its turn, when the trace has several. */
+function inTurn<T extends TranscriptEntry & { type: 'message' }>(state: AttemptState, entry: T): T {
+  return state.run.turnCount > 1 ? { ...entry, turn: state.turn } : entry;
 }
 
 /**
@@ -84,16 +117,26 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
   const { run, planned, output, endReason, targetError, steps } = state;
   let error = targetError ?? endReason;
   const criteria = planned.mutation?.criteria ?? run.campaign.criteria ?? DEFAULT_CRITERIA;
-  const checks = await evaluateCriteriaInTurns(criteria, { output, error, calls: state.calls, recordedTools: run.recording.toolSequence, steps });
+  const checks = await evaluateCriteriaInTurns(criteria, {
+    output,
+    error,
+    calls: state.calls,
+    recordedTools: run.recording.toolSequence,
+    steps,
+    turnOutputs: state.turnOutputs,
+    turnsReached: state.turn,
+  });
   const judging = { calls: 0, hits: 0, unavailable: null as string | null };
   if (targetError === null && criteria.some((c) => c.type === 'llm_judge')) {
-    const shown = { task: state.messages.filter((m) => m.role === 'system' || m.role === 'user'), transcript: state.transcript, output };
     for (const [i, c] of criteria.entries()) {
       if (c.type !== 'llm_judge') continue;
+      const shown = judgedPart(state, c.turn);
+      // A turn the attempt never answered keeps its failed check: there is nothing to grade.
+      if (!shown) continue;
       try {
         if (!judge) throw new JudgeUnavailable('no judge is configured');
         const judged = await judge.check(c, shown);
-        checks[i] = judged.check;
+        checks[i] = c.turn === undefined ? judged.check : { ...judged.check, detail: `turn ${c.turn}: ${judged.check.detail}` };
         if (judged.cached) judging.hits += 1;
         else judging.calls += 1;
       } catch (err) {
@@ -130,9 +173,26 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
     started_at: isoMicros(started),
     completed_at: isoMicros(completed),
     output,
+    ...(run.turnCount > 1 ? { turn_outputs: state.turnOutputs } : {}),
     transcript: state.transcript,
     policy_events: state.policyEvents,
     security_events: state.securityEvents,
+  };
+}
+
+/**
+ * What an llm_judge criterion is shown: the whole attempt, or with `turn` the conversation up to that turn's output
+ * (its task, transcript and output); null when the attempt never answered that turn.
+ */
+function judgedPart(state: AttemptState, turn: number | undefined): JudgedAttempt | null {
+  const isTask = (m: ChatMessage) => m.role === 'system' || m.role === 'user';
+  if (turn === undefined) return { task: state.messages.filter((m) => isTask(m)), transcript: state.transcript, output: state.output };
+  const end = state.turnEnds[turn - 1];
+  if (!end) return null;
+  return {
+    task: state.messages.slice(0, end.messages).filter((m) => isTask(m)),
+    transcript: state.transcript.slice(0, end.transcript),
+    output: state.turnOutputs[turn - 1],
   };
 }
 

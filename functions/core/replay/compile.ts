@@ -9,6 +9,7 @@ import { baitCredential, injectionText } from './mutations/payloads';
 import type { MutationMaterial } from './mutations/tool-result';
 import { compilePolicies, type CompiledPolicy } from './policies/evaluate';
 import { indexRecording, type Recording } from './recording';
+import { splitTurns, type TurnOpening } from './turns';
 import type { ChatMessage } from './types';
 
 export interface RunInput {
@@ -22,10 +23,18 @@ export interface MutationPlan extends MutationMaterial {
   baitCanary: string | null;
 }
 
-/** The opening of a conversation: system and user steps of the trace (input perturbation applied). */
-export interface BaseConversation {
+/** What opens one turn: its system and user steps (input perturbation applied), as messages and transcript entries. */
+export interface TurnMessages {
   messages: ChatMessage[];
   transcript: TranscriptEntry[];
+}
+
+/**
+ * The conversation's opening (turn 1: `messages`, `transcript`) and the openings of the later turns, sent once the
+ * agent has answered the turn before (docs/campaigns-and-replay.md#turns). `later` is empty for a single-turn trace.
+ */
+export interface BaseConversation extends TurnMessages {
+  later: TurnMessages[];
 }
 
 export interface CompiledRun {
@@ -37,6 +46,8 @@ export interface CompiledRun {
   detectors: ReadonlySet<DetectorKind>;
   allowedDomains: string[];
   tools: ToolDefinition[];
+  /** How many user turns the trace has (1 for a single-turn trace). */
+  turnCount: number;
   /** Payloads and canaries of a mutation (empty for the baseline). */
   material(mutation: Mutation | null): MutationPlan;
   /** The conversation's opening for a mutation (null: the baseline); shared, never mutated by attempts. */
@@ -50,6 +61,7 @@ export function compileRun(input: RunInput): CompiledRun {
   const { trace, campaign } = input;
   const materials = new Map<string, MutationPlan>();
   const bases = new Map<string | null, BaseConversation>();
+  const turns = splitTurns(trace.steps);
 
   const material = (m: Mutation | null): MutationPlan => {
     if (!m) return NONE;
@@ -72,13 +84,8 @@ export function compileRun(input: RunInput): CompiledRun {
     const key = m && m.type === 'input_perturbation' ? m.id : null;
     let conv = bases.get(key);
     if (!conv) {
-      conv = { messages: [], transcript: [] };
-      for (const step of trace.steps) {
-        if (step.role !== 'system' && step.role !== 'user') continue;
-        const content = step.role === 'user' && m && m.type === 'input_perturbation' ? perturbInput(m, step.content) : step.content;
-        conv.messages.push({ role: step.role, content });
-        conv.transcript.push({ type: 'message', role: step.role, content });
-      }
+      const [first, ...rest] = turns.map((opening, i) => turnMessages(opening, m, turns.length > 1 ? i + 1 : null));
+      conv = { ...first, later: rest };
       bases.set(key, conv);
     }
     return conv;
@@ -93,7 +100,19 @@ export function compileRun(input: RunInput): CompiledRun {
     detectors: new Set(campaign.security.detectors),
     allowedDomains: normaliseDomains(campaign.security.allowed_domains),
     tools: trace.tools ?? [],
+    turnCount: turns.length,
     material,
     base,
   };
+}
+
+/** A turn's opening as messages and transcript entries (numbered with `turn` only when the trace has several turns). */
+function turnMessages(opening: TurnOpening, m: Mutation | null, turn: number | null): TurnMessages {
+  const out: TurnMessages = { messages: [], transcript: [] };
+  for (const step of opening) {
+    const content = step.role === 'user' && m && m.type === 'input_perturbation' ? perturbInput(m, step.content) : step.content;
+    out.messages.push({ role: step.role, content });
+    out.transcript.push(turn === null ? { type: 'message', role: step.role, content } : { type: 'message', role: step.role, content, turn });
+  }
+  return out;
 }

@@ -16,6 +16,10 @@ export interface AttemptFacts {
   calls: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>;
   recordedTools: readonly string[];
   steps: number;
+  /** The output of each turn the agent answered, turn 1 first (default: the output, as turn 1's). */
+  turnOutputs?: readonly string[];
+  /** The last user turn the attempt reached, from 1 (default 1). */
+  turnsReached?: number;
 }
 
 export const DEFAULT_CRITERIA: Criterion[] = [{ type: 'completes' }];
@@ -42,8 +46,24 @@ export async function evaluateCriteriaInTurns(criteria: readonly Criterion[], fa
   return checks;
 }
 
+/**
+ * An output criterion with `turn` checks that turn's output (docs/campaigns-and-replay.md#turns), its detail
+ * prefixed with the turn; a turn the agent never answered fails it, whatever the criterion.
+ */
 function check(c: Criterion, f: AttemptFacts): { passed: boolean; detail: string } {
-  const out = f.output;
+  const turn = 'turn' in c ? c.turn : undefined;
+  if (turn === undefined) return checkOutput(c, f, f.output);
+  const outputs = f.turnOutputs ?? (f.output !== null ? [f.output] : []);
+  const out = outputs[turn - 1];
+  if (out === undefined) {
+    const reached = turn <= (f.turnsReached ?? 1);
+    return { passed: false, detail: reached ? `turn ${turn} got no output: ${f.error ?? 'no final output'}` : `turn ${turn} never reached` };
+  }
+  const { passed, detail } = checkOutput(c, f, out);
+  return { passed, detail: `turn ${turn}: ${detail}` };
+}
+
+function checkOutput(c: Criterion, f: AttemptFacts, out: string | null): { passed: boolean; detail: string } {
   switch (c.type) {
     case 'completes':
       if (f.error !== null) return { passed: false, detail: `no final output: ${f.error}` };

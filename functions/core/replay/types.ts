@@ -24,6 +24,8 @@ export interface StepRequest {
   run_id: string;
   attempt: number;
   step: number;
+  /** The user turn the step belongs to, from 1 (docs/campaigns-and-replay.md#turns); absent means 1. */
+  turn?: number;
   tools: ToolDefinition[];
   /** The live conversation: targets must not mutate it. */
   messages: readonly ChatMessage[];

@@ -24,6 +24,7 @@ function attemptFields(a: AttemptRecord) {
     started_at: a.started_at,
     completed_at: a.completed_at,
     output: a.output,
+    ...(a.turn_outputs ? { turn_outputs: a.turn_outputs } : {}),
     transcript: a.transcript as (TranscriptEntry & { truncated?: true })[],
     policy_events: a.policy_events,
     security_events: a.security_events,
@@ -96,9 +97,17 @@ export function listedAttempt(a: AttemptRecord, runId: string): AttemptView {
   const c: Cutter = { left: LISTED_ATTEMPT_BUDGET, where: `/v1/runs/${runId}/attempts/${a.attempt}`, cut: false };
   const fields = attemptFields(a);
   const output = fit(fields.output, c);
+  const turnOutputs = fields.turn_outputs?.map((o) => fit(o, c).value as string);
   const transcript = fields.transcript.map((e) => fitEntry(e, c));
   const policy_events = fields.policy_events.map((e) => fitEvent(e, c));
-  return { ...fields, output: output.value as string | null, transcript, policy_events, truncated: c.cut };
+  return {
+    ...fields,
+    output: output.value as string | null,
+    ...(turnOutputs ? { turn_outputs: turnOutputs } : {}),
+    transcript,
+    policy_events,
+    truncated: c.cut,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Per-cell statistics of a run (docs/ci.md#repeats-statistics-flaky-scenarios-and-baselines): a cell is one (trace,
 // mutation) pair, run `repeats` times. Computed once when the run becomes terminal and stored on it, so CI aggregation
 // never re-reads attempts.
-import type { AttemptRecord } from './types';
+import type { AttemptRecord, CheckResult } from './types';
 
 /** At most this many distinct failure descriptions are kept per cell. */
 export const MAX_CELL_FAILURES = 3;
@@ -45,8 +45,19 @@ export function describeFailure(a: CellInput): string | null {
   const denied = a.policy_events.find((e) => e.decision === 'deny');
   if (denied) return cut(`denied: ${denied.tool} by policy ${denied.policy_id}: ${oneLine(denied.reason)}`);
   const check = a.checks.find((c) => !c.passed);
-  if (check) return cut(`criterion ${check.criterion.type}: ${oneLine(check.detail)}`);
+  if (check) return cut(checkLine(check.criterion, oneLine(check.detail)));
   return cut(a.error ? `ended: ${oneLine(a.error)}` : 'failed');
+}
+
+/**
+ * `criterion <type>: <detail>`, naming the turn of a per-turn criterion (docs/campaigns-and-replay.md#turns):
+ * `criterion output_contains (turn 2): output does not contain "x"`.
+ */
+export function checkLine(criterion: CheckResult['criterion'], detail: string): string {
+  const turn = 'turn' in criterion ? criterion.turn : undefined;
+  if (turn === undefined) return `criterion ${criterion.type}: ${detail}`;
+  const prefix = `turn ${turn}: `;
+  return `criterion ${criterion.type} (turn ${turn}): ${detail.startsWith(prefix) ? detail.slice(prefix.length) : detail}`;
 }
 
 /** The cells of a run from its finished attempts, in order of each cell's first attempt. */

@@ -134,6 +134,10 @@ export const transcriptEntrySchema = z
       content: z.string().nullable(),
       tool_calls: z.array(toolCallOut).optional(),
       notes: z.array(z.string()).optional().openapi({ description: "What the engine had to repair in the agent's answer." }),
+      turn: z.number().int().min(1).optional().openapi({
+        description:
+          'The user turn this message belongs to, from 1; present only when the trace has several user turns (a turn opens with its user message).',
+      }),
       truncated: entryTruncated,
     }),
     z.object({
@@ -157,13 +161,21 @@ export const runAttemptSchema = z
     ...attemptScoreFields,
     started_at: timestamp,
     completed_at: timestamp,
-    output: z.string().nullable(),
+    output: z.string().nullable().openapi({ description: "The agent's last output (of the last turn it answered)." }),
+    turn_outputs: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description:
+          "The agent's output for each user turn it answered, turn 1 first; present only when the trace has several user turns " +
+          '(a turn never answered has no entry).',
+      }),
     transcript: z.array(transcriptEntrySchema),
     policy_events: z.array(policyEventSchema),
     security_events: z.array(securityEventSchema),
     truncated: z.boolean().openapi({
       description:
-        'true when the listing cut values of this attempt (the output, messages, served results, tool arguments; see the ' +
+        'true when the listing cut values of this attempt (the output, turn outputs, messages, served results, tool arguments; see the ' +
         "entries' `truncated`) to bound the page; GET /v1/runs/{run_id}/attempts/{attempt} returns it whole (always false there).",
     }),
   })

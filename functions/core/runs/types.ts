@@ -54,6 +54,8 @@ export type TranscriptEntry =
       tool_calls?: ToolCall[];
       /** What the engine had to repair in the agent's answer (e.g. unparseable tool arguments). */
       notes?: string[];
+      /** The user turn this message belongs to, from 1; only on traces of several turns (docs/campaigns-and-replay.md#turns). */
+      turn?: number;
     }
   | {
       type: 'tool_result';
@@ -86,6 +88,11 @@ export interface AttemptRecord extends AttemptScore {
   /** llm_judge calls made and verdicts served from the cache for this attempt (absent without llm_judge criteria). */
   judge_calls?: number;
   judge_cache_hits?: number;
+  /**
+   * The agent's output for each turn it answered, turn 1 first; only on traces of several turns
+   * (docs/campaigns-and-replay.md#turns).
+   */
+  turn_outputs?: string[];
 }
 
 export interface CiInfo {

@@ -22,6 +22,7 @@ export function httpTarget(target: HttpTargetConfig, deps: { http: HttpSender; s
         run_id: req.run_id,
         attempt: req.attempt,
         step: req.step,
+        ...(req.turn !== undefined ? { turn: req.turn } : {}),
         tools: req.tools,
         messages: req.messages,
       });

@@ -1,5 +1,5 @@
 // An attempt's panel on the run page: its policy events, then its transcript (messages, tool calls, served tool
-// results) and final output. Texts are shown whole (a long one in a capped, scrollable box with a "Show all" button,
+// results; a line where each user turn opens) and final output. Texts are shown whole (a long one in a capped, scrollable box with a "Show all" button,
 // never cut), canaries and the text a prompt_injection event quoted are marked, hidden tag characters made visible.
 import { h, type Child } from '../dom';
 import { asText, badgeKind, compact, num } from '../format';
@@ -105,6 +105,33 @@ function message(e: MessageEntry, key: string, ts: TextState): HTMLLIElement {
 }
 
 /**
+ * Where a new user turn opens (docs/campaigns-and-replay.md#turns): transcript index -> turn, at each message whose
+ * `turn` differs from the last numbered message's before it (turn 1 included once a trace has several turns). Empty
+ * for a single-turn attempt, whose messages carry no `turn`.
+ */
+function turnStarts(entries: readonly TranscriptEntry[]): Map<number, number> {
+  const out = new Map<number, number>();
+  let current: number | undefined;
+  entries.forEach((e, i) => {
+    if (e.type !== 'message' || e.turn === undefined || e.turn === current) return;
+    current = e.turn;
+    out.set(i, e.turn);
+  });
+  return out;
+}
+
+/** The line that opens a turn in the transcript, with that turn's output when the agent gave one. */
+function turnBoundary(turn: number, outputs: readonly string[] | undefined): HTMLLIElement {
+  const answered = outputs !== undefined && turn <= outputs.length;
+  return h(
+    'li',
+    { class: 'turn-boundary', 'data-turn': String(turn) },
+    h('span', null, `Turn ${num(turn)}`),
+    outputs ? h('span', { class: 'muted' }, answered ? ` - answered` : ' - not answered') : null,
+  );
+}
+
+/**
  * The prompt_injection events of tool results, by transcript entry: the result of the event's step and tool; when
  * several results share both (parallel calls), the ones whose text holds the evidence (all of them when none does).
  */
@@ -149,6 +176,7 @@ export function transcriptBlock(detail: AttemptDetail | undefined, ts: TextState
   const n = detail.attempt;
   const entries = detail.transcript || [];
   const injections = injectionsByEntry(entries, detail.security_events || []);
+  const turns = turnStarts(entries);
   const output = detail.output !== null && detail.output !== undefined ? asText(detail.output) : null;
   return h(
     'div',
@@ -159,9 +187,11 @@ export function transcriptBlock(detail: AttemptDetail | undefined, ts: TextState
       ? h(
           'ol',
           { class: 'transcript' },
-          entries.map((e, i) =>
-            e.type === 'tool_result' ? toolResult(e, `text-${n}-${i}`, ts, injections.get(i) || []) : message(e, `text-${n}-${i}`, ts),
-          ),
+          entries.flatMap((e, i) => {
+            const item = e.type === 'tool_result' ? toolResult(e, `text-${n}-${i}`, ts, injections.get(i) || []) : message(e, `text-${n}-${i}`, ts);
+            const turn = turns.get(i);
+            return turn === undefined ? [item] : [turnBoundary(turn, detail.turn_outputs), item];
+          }),
         )
       : h('p', { class: 'muted' }, (detail.steps ?? 0) > 0 ? 'No transcript was stored for this attempt (too large to keep).' : 'No transcript.'),
     output !== null ? [h('h3', null, 'Final output'), textBlock(decorate(output), lineCount(output), `output-${n}`, ts)] : null,

@@ -796,16 +796,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -849,6 +852,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -867,16 +871,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -920,6 +927,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -939,16 +947,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -992,6 +1003,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -1011,16 +1023,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -1064,6 +1079,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -1092,16 +1108,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -1145,6 +1164,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -1163,16 +1183,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -1216,6 +1239,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         }
@@ -1235,16 +1259,19 @@ export interface components {
                 /** @enum {string} */
                 type: 'output_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_not_contains';
                 value: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
                 type: 'output_matches';
                 pattern: string;
+                turn?: number;
               }
             | {
                 /** @enum {string} */
@@ -1288,6 +1315,7 @@ export interface components {
                  *     ]
                  */
                 include: ('output' | 'transcript' | 'task')[];
+                turn?: number;
               }
           )[];
         };
@@ -1374,16 +1402,19 @@ export interface components {
           /** @enum {string} */
           type: 'output_contains';
           value: string;
+          turn?: number;
         }
       | {
           /** @enum {string} */
           type: 'output_not_contains';
           value: string;
+          turn?: number;
         }
       | {
           /** @enum {string} */
           type: 'output_matches';
           pattern: string;
+          turn?: number;
         }
       | {
           /** @enum {string} */
@@ -1427,6 +1458,7 @@ export interface components {
            *     ]
            */
           include: ('output' | 'transcript' | 'task')[];
+          turn?: number;
         };
     CampaignInput: {
       name: string;
@@ -1497,16 +1529,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1550,6 +1585,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1568,16 +1604,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1621,6 +1660,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1640,16 +1680,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1693,6 +1736,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1712,16 +1756,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1765,6 +1812,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1793,16 +1841,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1846,6 +1897,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1864,16 +1916,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1917,6 +1972,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -1936,16 +1992,19 @@ export interface components {
                   /** @enum {string} */
                   type: 'output_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_not_contains';
                   value: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
                   type: 'output_matches';
                   pattern: string;
+                  turn?: number;
                 }
               | {
                   /** @enum {string} */
@@ -1989,6 +2048,7 @@ export interface components {
                    *     ]
                    */
                   include?: ('output' | 'transcript' | 'task')[];
+                  turn?: number;
                 }
             )[];
           }
@@ -2118,16 +2178,19 @@ export interface components {
             /** @enum {string} */
             type: 'output_contains';
             value: string;
+            turn?: number;
           }
         | {
             /** @enum {string} */
             type: 'output_not_contains';
             value: string;
+            turn?: number;
           }
         | {
             /** @enum {string} */
             type: 'output_matches';
             pattern: string;
+            turn?: number;
           }
         | {
             /** @enum {string} */
@@ -2171,6 +2234,7 @@ export interface components {
              *     ]
              */
             include?: ('output' | 'transcript' | 'task')[];
+            turn?: number;
           }
       )[];
     };
@@ -2363,11 +2427,14 @@ export interface components {
       started_at: string;
       /** Format: date-time */
       completed_at: string;
+      /** @description The agent's last output (of the last turn it answered). */
       output: string | null;
+      /** @description The agent's output for each user turn it answered, turn 1 first; present only when the trace has several user turns (a turn never answered has no entry). */
+      turn_outputs?: string[];
       transcript: components['schemas']['TranscriptEntry'][];
       policy_events: components['schemas']['PolicyEvent'][];
       security_events: components['schemas']['SecurityEvent'][];
-      /** @description true when the listing cut values of this attempt (the output, messages, served results, tool arguments; see the entries' `truncated`) to bound the page; GET /v1/runs/{run_id}/attempts/{attempt} returns it whole (always false there). */
+      /** @description true when the listing cut values of this attempt (the output, turn outputs, messages, served results, tool arguments; see the entries' `truncated`) to bound the page; GET /v1/runs/{run_id}/attempts/{attempt} returns it whole (always false there). */
       truncated: boolean;
     };
     TranscriptEntry:
@@ -2380,6 +2447,8 @@ export interface components {
           tool_calls?: components['schemas']['ToolCall'][];
           /** @description What the engine had to repair in the agent's answer. */
           notes?: string[];
+          /** @description The user turn this message belongs to, from 1; present only when the trace has several user turns (a turn opens with its user message). */
+          turn?: number;
           /**
            * @description Present in a listing when a value of this entry was cut: a string keeps its start and a marker; tool arguments become {"rts_truncated": "<start of their JSON>..."}.
            * @enum {boolean}
