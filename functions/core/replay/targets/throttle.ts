@@ -1,4 +1,4 @@
-// 429 and 503 answers of an agent or a model (docs/campaigns-and-replay.md#rate-limits-and-429): wait what
+// 429 and 503 answers of an agent or a model (docs/campaigns-and-replay.md#limits-and-429): wait what
 // `Retry-After` asks (seconds or an HTTP date) or, without it, back off exponentially with full jitter from 1 s, and
 // try again, up to the party's `limits.max_wait_s` per attempt and never past the run deadline; then `rate_limited`.
 import { TargetError } from '../types';
