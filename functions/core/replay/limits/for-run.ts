@@ -49,24 +49,31 @@ export interface RunThrottlingOptions {
 }
 
 export function runThrottling(o: RunThrottlingOptions): RunThrottling {
-  const meters = new Map<number, ThrottleMeter>();
-  const meterOf = (attempt: number) => {
-    let m = meters.get(attempt);
-    if (!m) meters.set(attempt, (m = newMeter()));
-    return m;
-  };
-  const policyOf = (party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined): ThrottleOf => {
+  // One meter per party and attempt, so each party's max_wait_s bounds its own waiting; the record sums them.
+  const parties = [new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>()];
+  const policyOf = (party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined, meters: Map<number, ThrottleMeter>): ThrottleOf => {
     const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
     const gate = party ? gateOf(o, party, limits) : undefined;
     const base: Partial<ThrottlePolicy> = { maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S, now: o.now, remainingMs: o.remainingMs, gate };
-    return (attempt) => ({ ...base, meter: meterOf(attempt) });
+    return (attempt) => {
+      let meter = meters.get(attempt);
+      if (!meter) meters.set(attempt, (meter = newMeter()));
+      return { ...base, meter };
+    };
   };
   return {
-    target: policyOf(o.campaign.target),
-    judge: policyOf(o.campaign.judge),
+    target: policyOf(o.campaign.target, parties[0]),
+    judge: policyOf(o.campaign.judge, parties[1]),
     finish(record) {
-      const m = meters.get(record.attempt) ?? newMeter();
-      meters.delete(record.attempt);
+      const m = newMeter();
+      for (const meters of parties) {
+        const one = meters.get(record.attempt);
+        meters.delete(record.attempt);
+        if (!one) continue;
+        m.throttledMs += one.throttledMs;
+        m.count += one.count;
+        m.rateLimited ||= one.rateLimited;
+      }
       const rateLimited = m.rateLimited && record.status === 'error' && record.error_code !== RUN_DEADLINE_EXCEEDED;
       return {
         ...record,

@@ -80,4 +80,34 @@ describe('executor under 429', () => {
     // Assess
     expect([ended?.status, ended?.summary.passed_count, peak]).toEqual(['completed', 12, 2]);
   });
+
+  it("counts the judge's 429 waits in the attempt, and makes a judge throttled past its max_wait_s rate_limited", async () => {
+    // Prepare: a recorded target graded by a judge that first answers 429 Retry-After: 3
+    const judged = (maxWaitS: number) =>
+      makeCampaign({
+        target: { type: 'recorded' },
+        judge: { type: 'openai', base_url: 'https://judge.example.com/v1', model: 'j', limits: { max_wait_s: maxWaitS } },
+        criteria: [{ type: 'llm_judge', rubric: 'polite' }],
+      });
+    const judge = () => {
+      let calls = 0;
+      return async () =>
+        calls++ === 0
+          ? reply(429, {}, { 'Retry-After': '3' })
+          : reply(200, { choices: [{ message: { content: '{"score": 1, "pass": true, "reason": "ok"}' } }] });
+    };
+    const patient = makeWorld(judged(600));
+    patient.deps.http = judge();
+    const impatient = makeWorld(judged(2));
+    impatient.deps.http = judge();
+    // Act
+    await executeRun(patient.deps, patient.msg, { sleep: async () => undefined });
+    await executeRun(impatient.deps, impatient.msg, { sleep: async () => undefined });
+    // Assess
+    const [ok] = [...(patient.deps.runs.attempts.get(RUN_ID)?.values() ?? [])];
+    expect([ok.status, ok.throttled_ms, ok.throttle_count]).toEqual(['passed', 3000, 1]);
+    const [limited] = [...(impatient.deps.runs.attempts.get(RUN_ID)?.values() ?? [])];
+    expect([limited.status, limited.error_code]).toEqual(['error', 'rate_limited']);
+    expect(limited.error).toMatch(/^judge_unavailable: judge rate limited: HTTP 429/);
+  });
 });
