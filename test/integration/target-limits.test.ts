@@ -2,10 +2,11 @@
 // against a scripted OpenAI-compatible model on loopback that lets K requests run at once and N start per minute and
 // answers 429 with Retry-After beyond them. With `limits.max_concurrency: K` three concurrent runs of 20 attempts
 // each never exceed K at the model and end with no error; without limits a run still ends with no error, through the
-// 429 handling, and its summary shows the waiting; past max_wait_s the attempts are `rate_limited`.
+// 429 handling, and its summary (and a CI batch's aggregate) shows the waiting; past max_wait_s the attempts are
+// `rate_limited`.
 import http from 'node:http';
 import { sampleTrace } from '../helpers/fixtures';
-import { createTrace, pollUntil } from '../helpers/ci';
+import { createTrace, createTraces, pollUntil, setEvalSet } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 interface Model {
@@ -144,6 +145,28 @@ describe('target limits and 429', () => {
     expect(impatient.scoring.attempts[0].error).toMatch(/max_wait_s is 0/);
     expect(model.refused).toBe(4);
   }, 60_000);
+
+  it("sums the runs' waiting in a CI batch", async () => {
+    // Prepare: a pool of 3 scenarios, a model letting 1 request run at once
+    model.allow = { concurrent: 1, perMinute: 100_000, retryAfter: '1' };
+    const campaignId = await campaign(2);
+    const pool = await createTraces(
+      svc,
+      [1, 2, 3].map((i) => sampleTrace({ name: `quota scenario ${i}` })),
+    );
+    await setEvalSet(svc, campaignId, pool);
+    // Act
+    const sub = await svc.api('POST', '/v1/ci/runs', { campaign_id: campaignId, thresholds: { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 } });
+    expect(sub.status).toBe(202);
+    const batch = await pollUntil(svc, `/v1/ci/batch/${sub.body.ci_batch_id}`, (b) => b.status === 'done', 90_000, 200);
+    // Assess
+    const runsDone = await Promise.all(batch.run_ids.map(async (id: string) => (await svc.api('GET', `/v1/runs/${id}`)).body));
+    expect([batch.decision, batch.scenario_coverage_pct]).toEqual(['pass', 100]);
+    expect(batch.throttle_count).toBe(runsDone.reduce((n, r) => n + r.summary.throttle_count, 0));
+    expect(batch.throttled_ms).toBe(runsDone.reduce((n, r) => n + r.summary.throttled_ms, 0));
+    expect(model.refused).toBeGreaterThan(0);
+    expect(batch.throttle_count).toBe(model.refused);
+  }, 120_000);
 
   it('refuses bad limits with 422 naming the field', async () => {
     const res = await svc.api('POST', '/v1/campaigns', {
