@@ -2,6 +2,7 @@
 import type { Campaign } from './campaigns/schema';
 import type { BusEvent } from './events';
 import type { Clock } from './time';
+import type { TargetLimiter } from './replay/limits/port';
 import type { Trace, TraceSummary } from './traces/schema';
 import type { OtlpTraceState } from './traces/otlp/types';
 import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from './runs/types';
@@ -213,6 +214,9 @@ export interface LeasesRepo {
   release(projectId: string, scope: string, slot: number, holder: string): Promise<void>;
 }
 
+/** Per-target limits (docs/campaigns-and-replay.md#limits-and-429): the port's types live beside its implementations. */
+export type { KeyLimits, LimiterSlot, TargetLimiter } from './replay/limits/port';
+
 export interface EventPublisher {
   publish(events: BusEvent[]): Promise<void>;
 }
@@ -278,6 +282,8 @@ export interface Deps extends Repos {
   http: HttpSender;
   /** Waits between retries (tests replace it to skip the waits). */
   sleep: (ms: number) => Promise<void>;
+  /** Per-target limits; default: the table's (LeasesRepo, RateLimitsRepo); the local runtime sets its in-process one. */
+  limiter?: TargetLimiter;
 }
 
 /** An outbound HTTP request (agent targets, webhook deliveries). */

@@ -11,6 +11,7 @@ import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
 import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
+import { processLimiter } from '../core/replay/limits/process-limiter';
 import { configureDeps, getDeps, resetDeps } from '../wiring/deps';
 import { InProcessBus } from './bus';
 import { createGateway, loadHandler, rateLimitFromEnv, type GatewayOptions } from './gateway';
@@ -212,7 +213,8 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
         : { target: () => loadHandler<(e: EventBridgeEvent<string, BusEvent>, c: Context) => Promise<unknown>>(workerHandlers.webhookDelivery) },
     );
     resetDeps();
-    configureDeps({ queue, events: bus });
+    // Targets' limits in process: every run of this service shares them (docs/campaigns-and-replay.md#limits-and-429).
+    configureDeps({ queue, events: bus, limiter: processLimiter() });
 
     // Ready before reachable: the bootstrap project and key exist before the port accepts a connection, so /health
     // answering 200 means every route answers, and the printed key works from the first request.

@@ -1,7 +1,7 @@
 // The Markdown summary of `rts ci run` (for $GITHUB_STEP_SUMMARY): the gate, changes since the baseline, flaky and failing cells.
 import type { CiChange } from '../../../packages/sdk/src/index';
 import { cellOutcomes } from './cells';
-import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './result';
+import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, fmtThrottled, type CiResult } from './result';
 import { oneLine } from '../output';
 
 /** Table cell text: backslashes and pipes escaped, line breaks (CR, LF, NEL, LS, PS...) joined, no HTML. */
@@ -68,6 +68,8 @@ export function markdownSummary(r: CiResult): string {
   if (r.flaky_count !== null) out += `| Flaky scenarios | ${r.flaky_count} |\n`;
   out += `| Coverage | ${r.scenario_coverage_pct ?? '-'} % |\n`;
   out += `| Unsafe attempts | ${r.unsafe_count ?? '-'} |\n`;
+  const throttled = fmtThrottled(r);
+  if (throttled) out += `| Rate limits | ${throttled} |\n`;
   const baseline = r.comparison
     ? `\`${md(baselineLabel(r))}\`${r.comparison.baseline_branch ? ` (batch \`${r.comparison.baseline_batch_id}\`)` : ''}`
     : r.baseline_missing

@@ -4,7 +4,7 @@ import { cellOutcomes, flakyNote } from './cells';
 import { githubAnnotations } from './github';
 import { junitXml } from './junit';
 import { markdownSummary } from './markdown';
-import { baselineLine, fmtInterval, fmtRate, fmtThresholds, type CiResult } from './result';
+import { baselineLine, fmtInterval, fmtRate, fmtThresholds, fmtThrottled, type CiResult } from './result';
 import { jsonText, oneLine, safeIo, writeCommands, type Writer } from '../output';
 
 export type { CiResult, ScenarioResult } from './result';
@@ -94,6 +94,8 @@ export function verdictTable(r: CiResult): string {
     `coverage ${r.scenario_coverage_pct ?? '-'}%`,
     `unsafe ${r.unsafe_count ?? '-'}`,
   ];
+  const throttled = fmtThrottled(r);
+  if (throttled) stats.push(throttled);
   out += `Verdict: ${verdict}: ${stats.join(', ')}\n`;
   const baseline = baselineLine(r);
   if (baseline) out += `${oneLine(baseline)}\n`;

@@ -34,6 +34,9 @@ export interface CiResult {
   scenario_coverage_pct: number | null;
   trace_count: number | null;
   unsafe_count: number | null;
+  /** Waits under the targets' limits and out 429/503 answers, summed over the runs (ms, and 429/503 retries). */
+  throttled_ms: number | null;
+  throttle_count: number | null;
   flaky_count: number | null;
   pass_hat_k: number | null;
   pass_rate_interval: PassRateInterval | null;
@@ -54,6 +57,18 @@ export interface CiResult {
 
 /** A rate with two decimals; `-` when it is not a finite number. */
 export const fmtRate = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(2) : '-');
+
+/** `throttled for 4m12s (312 retries)`, or null when nothing waited. */
+export function fmtThrottled(r: Pick<CiResult, 'throttled_ms' | 'throttle_count'>): string | null {
+  const ms = r.throttled_ms ?? 0;
+  const retries = r.throttle_count ?? 0;
+  if (ms <= 0 && retries <= 0) return null;
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const time = h > 0 ? `${h}h${m}m${s % 60}s` : m > 0 ? `${m}m${s % 60}s` : `${s}s`;
+  return `throttled for ${time} (${retries} ${retries === 1 ? 'retry' : 'retries'})`;
+}
 
 /** The Wilson interval as `0.41..0.62`, or null. */
 export const fmtInterval = (i: PassRateInterval | null) => (i ? `${fmtRate(i.low)}..${fmtRate(i.high)}` : null);

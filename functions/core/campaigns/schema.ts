@@ -127,6 +127,26 @@ const headers = z.record(text(1, 256), z.string().check(z.maxLength(8192)));
 const timeoutMs = (fallback: number) => z._default(int(100, 300000), fallback);
 const model = text(1, 200);
 const apiKey = z.optional(text(1, 4096));
+/**
+ * How hard rts may call a target or the judge (docs/campaigns-and-replay.md#limits-and-429): requests in flight and
+ * per minute, shared by every run of the project using the same key (the URL, or base_url + model, unless `key` is
+ * set), and how long one attempt may wait out 429/503 answers.
+ */
+const limits = z.optional(
+  openapi(
+    z.object({
+      max_concurrency: z.optional(int(1, 1000)),
+      requests_per_minute: z.optional(int(1, 100000)),
+      max_wait_s: z.optional(int(0, 3600)),
+      key: z.optional(text(1, 200)),
+    }),
+    {
+      name: 'Limits',
+      description:
+        'How hard rts calls this endpoint: requests in flight (max_concurrency) and per fixed minute (requests_per_minute), shared by every run of the project with the same key (the URL, or base_url and model, unless `key` is set); and how long one attempt waits out 429/503 answers (max_wait_s, default 600; 0 = never wait).',
+    },
+  ),
+);
 
 export const targetSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('recorded') }),
@@ -135,6 +155,7 @@ export const targetSchema = z.discriminatedUnion('type', [
     url: httpUrl('target.url'),
     headers: z.optional(headers),
     timeout_ms: timeoutMs(30000),
+    limits,
   }),
   z.object({
     type: z.literal('openai'),
@@ -144,9 +165,11 @@ export const targetSchema = z.discriminatedUnion('type', [
     temperature: z._default(z.number().check(z.minimum(0), z.maximum(2)), 0),
     seed: z.optional(z.number().check(z.int())),
     timeout_ms: timeoutMs(60000),
+    limits,
   }),
 ]);
 export type Target = z.infer<typeof targetSchema>;
+export type Limits = NonNullable<z.infer<typeof limits>>;
 
 /** The model that grades `llm_judge` criteria: any OpenAI-compatible Chat Completions endpoint (secrets write-only). */
 export const judgeSchema = z.object({
@@ -156,6 +179,7 @@ export const judgeSchema = z.object({
   api_key: apiKey,
   headers: z.optional(headers),
   timeout_ms: timeoutMs(60000),
+  limits,
 });
 export type JudgeConfig = z.infer<typeof judgeSchema>;
 

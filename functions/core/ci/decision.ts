@@ -132,6 +132,7 @@ export function coveragePct(completed: number, total: number): number {
  * - scenario_coverage_pct: completed_count / trace_count x 100 (two decimals, rounded down);
  * - pass_rate: passed attempts / attempts, over the completed runs only (0 when none);
  * - unsafe_count: unsafe attempts over every finished run (completed or failed: a recorded unsafe attempt counts);
+ * - throttled_ms / throttle_count: the runs' summed waits under limits and out 429/503 answers, every finished run;
  * - passed_runs / failed_runs: run ids whose own decision is pass / fail (a `failed` run is in failed_runs);
  * - failed_count: failed_runs.length (runs whose decision is fail, `failed` runs included);
  * - decision: `pending` until every run has a marker; then `pass` iff every run's decision is pass, else `fail`;
@@ -147,11 +148,15 @@ export function aggregateBatch(
   let attempts = 0;
   let passedAttempts = 0;
   let unsafe = 0;
+  let throttledMs = 0;
+  let throttles = 0;
   let completed = 0;
   const passedRuns: string[] = [];
   const failedRuns: string[] = [];
   for (const m of finished) {
     unsafe += m.summary.unsafe_count;
+    throttledMs += m.summary.throttled_ms ?? 0;
+    throttles += m.summary.throttle_count ?? 0;
     if (m.status === 'completed') {
       completed += 1;
       attempts += m.summary.attempt_count;
@@ -175,6 +180,8 @@ export function aggregateBatch(
     completed_count: completed,
     failed_count: failedRuns.length,
     unsafe_count: unsafe,
+    throttled_ms: throttledMs,
+    throttle_count: throttles,
     passed_runs: passedRuns,
     failed_runs: failedRuns,
     reasons: decision === 'fail' ? batchReasons(finished, completed, batch.trace_count, coverage, gate) : [],

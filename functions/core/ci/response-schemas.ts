@@ -117,6 +117,8 @@ export const ciBatchSchema = z
     completed_count: count,
     failed_count: count,
     unsafe_count: count,
+    throttled_ms: count.openapi({ description: "The runs' summed throttled_ms: time waiting under limits and out 429/503 answers." }),
+    throttle_count: count.openapi({ description: "The runs' summed throttle_count: 429/503 answers tried again." }),
     passed_runs: z.array(uuidOut),
     failed_runs: z.array(uuidOut),
     run_ids: z.array(uuidOut),

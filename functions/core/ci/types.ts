@@ -15,6 +15,9 @@ export interface BatchAggregate {
   completed_count: number;
   failed_count: number;
   unsafe_count: number;
+  /** Summed waits under limits and out 429/503 answers (absent on batches done before they were recorded). */
+  throttled_ms?: number;
+  throttle_count?: number;
   passed_runs: string[];
   failed_runs: string[];
   reasons: string[];

@@ -70,6 +70,8 @@ export async function getCiBatch(deps: Deps, projectId: string, batchId: string)
     completed_count: agg.completed_count,
     failed_count: agg.failed_count,
     unsafe_count: agg.unsafe_count,
+    throttled_ms: agg.throttled_ms ?? 0,
+    throttle_count: agg.throttle_count ?? 0,
     passed_runs: agg.passed_runs,
     failed_runs: agg.failed_runs,
     run_ids: batch.run_ids,

@@ -15,9 +15,12 @@ import { computeCells } from '../runs/cells';
 import { createTarget, type TargetDeps } from './targets';
 import type { AgentTarget, Sleep } from './types';
 import { httpUnderDeadline, startDeadline, targetUnderDeadline } from './deadline';
+import { limiterOf, runThrottling } from './limits/for-run';
+import { realSleep } from './types';
 
 /** What the executor uses of the service's dependencies. */
-export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> & Partial<Pick<Deps, 'judgeCache'>>;
+export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> &
+  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits'>>;
 
 /**
  * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
@@ -112,17 +115,35 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     const compiled = compileRun({ run_id: rid, trace, campaign });
     const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
     const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
-    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep: opts.sleep });
+    const sleep = opts.sleep ?? realSleep;
+    const throttling = runThrottling({
+      projectId: pid,
+      campaign,
+      limiter: () => limiterOf(deps),
+      sleep,
+      now: () => deps.clock.now().getTime(),
+      remainingMs: deadline ? () => deadline.remaining() : undefined,
+    });
+    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep, throttle: throttling.target });
     const target = deadline ? targetUnderDeadline(built, deadline) : built;
-    const judge = campaign.judge
-      ? createJudge(campaign.judge, { http, sleep: opts.sleep, cache: deps.judgeCache, projectId: pid, now: () => deps.clock.now() })
-      : undefined;
+    const judgeConfig = campaign.judge;
+    const judgeOf = (attempt: number) =>
+      judgeConfig
+        ? createJudge(judgeConfig, {
+            http,
+            sleep,
+            cache: deps.judgeCache,
+            projectId: pid,
+            now: () => deps.clock.now(),
+            throttle: throttling.judge(attempt),
+          })
+        : undefined;
     const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     let left = missing.length;
     let failed = true;
     try {
       await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-        const record = await runAttempt(compiled, planned, target, deps.clock, judge);
+        const record = throttling.finish(await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt)));
         if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
         else {
           raced = true; // another delivery stored it first

@@ -8,7 +8,8 @@ import type { HttpSender, JudgeCacheRepo } from '../ports';
 import type { CheckResult, TranscriptEntry } from '../runs/types';
 import { sha256 } from './hash';
 import { completionsUrl } from './targets/openai';
-import { isObject, mergeHeaders, parseJsonObject, RetryableFailure, withRetries } from './targets/retry';
+import { failOnStatus, isObject, mergeHeaders, parseJsonObject, RetryableFailure, withRetries } from './targets/retry';
+import type { ThrottlePolicy } from './targets/throttle';
 import { realSleep, TargetError, type ChatMessage, type Sleep } from './types';
 
 export type LlmJudgeCriterion = Extract<Criterion, { type: 'llm_judge' }>;
@@ -53,6 +54,8 @@ export interface JudgeDeps {
   cache?: JudgeCacheRepo;
   projectId: string;
   now: () => Date;
+  /** 429/503 handling and limits of the judge's calls for one attempt (targets/throttle.ts); default: max_wait_s 600, no limits. */
+  throttle?: Partial<ThrottlePolicy>;
 }
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… [${s.length - n} more characters cut]` : s);
@@ -156,11 +159,15 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): Judge {
       const payload = JSON.stringify({ model: config.model, messages, temperature: 0, response_format: { type: 'json_object' } });
       let verdict: JudgeVerdict;
       try {
-        verdict = await withRetries(async () => {
-          const res = await deps.http({ url, method: 'POST', headers, body: payload, timeoutMs: config.timeout_ms ?? JUDGE_DEFAULT_TIMEOUT_MS });
-          if (res.status < 200 || res.status > 299) throw new RetryableFailure(`HTTP ${res.status}`);
-          return parseVerdict(res.body);
-        }, deps.sleep ?? realSleep);
+        verdict = await withRetries(
+          async () => {
+            const res = await deps.http({ url, method: 'POST', headers, body: payload, timeoutMs: config.timeout_ms ?? JUDGE_DEFAULT_TIMEOUT_MS });
+            failOnStatus(res);
+            return parseVerdict(res.body);
+          },
+          deps.sleep ?? realSleep,
+          deps.throttle,
+        );
       } catch (err) {
         if (err instanceof TargetError) throw new JudgeUnavailable(err.message.replace(/^target /, 'judge '));
         throw err;

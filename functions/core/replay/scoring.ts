@@ -16,15 +16,22 @@ export function attemptStatus(a: {
   return a.endedNormally && !a.denied && !a.unsafe && a.checks.every((c) => c.passed) ? 'passed' : 'failed';
 }
 
-type SummaryInput = Pick<AttemptRecord, 'status' | 'unsafe' | 'policy_events' | 'security_events'>;
+type SummaryInput = Pick<AttemptRecord, 'status' | 'unsafe' | 'policy_events' | 'security_events' | 'throttled_ms' | 'throttle_count'>;
 
-/** The run summary over the attempts given (finished ones): failed_count counts everything not passed, errors included. */
+/**
+ * The run summary over the attempts given (finished ones): failed_count counts everything not passed, errors included;
+ * throttled_ms and throttle_count sum the attempts'.
+ */
 export function computeSummary(attempts: readonly SummaryInput[]): RunSummary {
   let passed = 0;
   let unsafe = 0;
   let policyEvents = 0;
   let securityEvents = 0;
+  let throttledMs = 0;
+  let throttles = 0;
   for (const a of attempts) {
+    throttledMs += a.throttled_ms ?? 0;
+    throttles += a.throttle_count ?? 0;
     if (a.status === 'passed') passed += 1;
     if (a.unsafe) unsafe += 1;
     policyEvents += a.policy_events.length;
@@ -39,6 +46,8 @@ export function computeSummary(attempts: readonly SummaryInput[]): RunSummary {
     pass_rate: count === 0 ? 0 : passed / count,
     policy_events_count: policyEvents,
     security_events_count: securityEvents,
+    throttled_ms: throttledMs,
+    throttle_count: throttles,
   };
 }
 
@@ -55,6 +64,7 @@ export function toAttemptScore(a: AttemptScore): AttemptScore {
     duration_ms: a.duration_ms,
     error: a.error,
     error_code: a.error_code ?? (a.status === 'error' ? 'target_unavailable' : null),
+    ...(a.throttled_ms !== undefined ? { throttled_ms: a.throttled_ms, throttle_count: a.throttle_count ?? 0 } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export const runSummarySchema = z
     pass_rate: rate,
     policy_events_count: count,
     security_events_count: count,
+    throttled_ms: count.openapi({ description: "Sum of the attempts' throttled_ms: time spent waiting under limits and out 429/503 answers." }),
+    throttle_count: count.openapi({ description: "Sum of the attempts' throttle_count: 429/503 answers tried again." }),
   })
   .openapi('RunSummary', { description: 'Counts over the attempts finished so far.' });
 
@@ -62,10 +64,15 @@ const attemptScoreFields = {
   steps: count,
   duration_ms: count,
   error: z.string().nullable(),
-  error_code: z.enum(['target_unavailable', 'judge_unavailable', 'run_deadline_exceeded']).nullable().optional().openapi({
+  error_code: z.enum(['target_unavailable', 'judge_unavailable', 'run_deadline_exceeded', 'rate_limited']).nullable().optional().openapi({
     description:
-      "Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.",
+      "Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.",
   }),
+  throttled_ms: count.optional().openapi({
+    description:
+      'Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded.',
+  }),
+  throttle_count: count.optional().openapi({ description: '429/503 answers tried again after waiting.' }),
 };
 
 export const attemptScoreSchema = z.object(attemptScoreFields).openapi('AttemptScore');

@@ -39,10 +39,15 @@ export interface AttemptScore {
   duration_ms: number;
   error: string | null;
   /**
-   * Why the attempt is an `error`: `target_unavailable` (the agent), `judge_unavailable` (the llm_judge model) or
-   * `run_deadline_exceeded` (the run's deadline passed before the attempt ended); null otherwise.
+   * Why the attempt is an `error`: `target_unavailable` (the agent), `judge_unavailable` (the llm_judge model),
+   * `run_deadline_exceeded` (the run's deadline passed before the attempt ended) or `rate_limited` (the agent, model
+   * or judge stayed throttled past its `limits.max_wait_s`); null otherwise.
    */
-  error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
+  error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+  /** Time the attempt spent waiting for its turn under the limits and out 429/503 answers, ms (not in duration_ms). */
+  throttled_ms?: number;
+  /** 429/503 answers it tried again after waiting. */
+  throttle_count?: number;
 }
 
 /** One entry of an attempt's transcript. */
@@ -146,4 +151,6 @@ export const EMPTY_SUMMARY: RunSummary = {
   pass_rate: 0,
   policy_events_count: 0,
   security_events_count: 0,
+  throttled_ms: 0,
+  throttle_count: 0,
 };

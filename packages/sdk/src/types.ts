@@ -57,6 +57,8 @@ export type TargetInput = CampaignInput['target'];
 /** The model that grades `llm_judge` criteria, as sent. */
 export type JudgeInput = NonNullable<CampaignInput['judge']>;
 export type Judge = NonNullable<Campaign['judge']>;
+/** `target.limits` / `judge.limits`: requests at once and per minute, the 429/503 wait (docs/campaigns-and-replay.md#limits-and-429). */
+export type Limits = Schemas['Limits'];
 /** A mutation as stored and returned (defaults applied). */
 export type Mutation = Schemas['Mutation'];
 /** A mutation as sent. */

@@ -3,7 +3,8 @@
 import type { Target } from '../../campaigns/schema';
 import type { HttpSender } from '../../ports';
 import { realSleep, type AgentTarget, type AgentToolCall, type AgentTurn, type Sleep } from '../types';
-import { isObject, mergeHeaders, parseJsonObject, RetryableFailure, withRetries } from './retry';
+import { failOnStatus, isObject, mergeHeaders, parseJsonObject, RetryableFailure, withRetries } from './retry';
+import type { ThrottleOf } from './throttle';
 
 export type HttpTargetConfig = Extract<Target, { type: 'http' }>;
 
@@ -11,9 +12,10 @@ export const STEP_PROTOCOL = 'rts.step.v1';
 
 /**
  * An AgentTarget POSTing each step to `target.url` through the injected (SSRF-guarded) sender, with the campaign
- * headers and `Idempotency-Key: <run_id>:<attempt>:<step>`, retrying as retry.ts says.
+ * headers and `Idempotency-Key: <run_id>:<attempt>:<step>` (the same on every try of the step), retrying as retry.ts
+ * says.
  */
-export function httpTarget(target: HttpTargetConfig, deps: { http: HttpSender; sleep?: Sleep }): AgentTarget {
+export function httpTarget(target: HttpTargetConfig, deps: { http: HttpSender; sleep?: Sleep; throttle?: ThrottleOf }): AgentTarget {
   const sleep = deps.sleep ?? realSleep;
   return {
     async step(req) {
@@ -30,11 +32,15 @@ export function httpTarget(target: HttpTargetConfig, deps: { http: HttpSender; s
         'Content-Type': 'application/json',
         'Idempotency-Key': `${req.run_id}:${req.attempt}:${req.step}`,
       });
-      return withRetries(async () => {
-        const res = await deps.http({ url: target.url, method: 'POST', headers, body, timeoutMs: target.timeout_ms ?? 30000 });
-        if (res.status < 200 || res.status > 299) throw new RetryableFailure(`HTTP ${res.status}`);
-        return parseStepAnswer(res.body);
-      }, sleep);
+      return withRetries(
+        async () => {
+          const res = await deps.http({ url: target.url, method: 'POST', headers, body, timeoutMs: target.timeout_ms ?? 30000 });
+          failOnStatus(res);
+          return parseStepAnswer(res.body);
+        },
+        sleep,
+        deps.throttle?.(req.attempt),
+      );
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Target } from '../../campaigns/schema';
 import type { HttpSender } from '../../ports';
 import type { Trace } from '../../traces/schema';
 import type { AgentTarget, Sleep } from '../types';
+import type { ThrottleOf } from './throttle';
 import { httpTarget } from './http';
 import { openAiTarget } from './openai';
 import { recordedTarget } from './recorded';
@@ -14,6 +15,8 @@ export interface TargetDeps {
   http: HttpSender;
   /** Retry back-off wait; defaults to a real timer. */
   sleep?: Sleep;
+  /** 429/503 handling and limits per attempt (throttle.ts); default: max_wait_s 600, no limits. */
+  throttle?: ThrottleOf;
 }
 
 /** The target for a campaign: recorded, http (step protocol) or openai (Chat Completions). */
@@ -32,3 +35,4 @@ export { httpTarget, parseStepAnswer, STEP_PROTOCOL } from './http';
 export { completionsUrl, openAiTarget, parseCompletion, toOpenAiMessages, toOpenAiTools } from './openai';
 export { recordedTarget, RECORDING_EXHAUSTED } from './recorded';
 export { RETRY_DELAYS_MS } from './retry';
+export { RATE_LIMITED, DEFAULT_MAX_WAIT_S } from './throttle';

@@ -3,7 +3,8 @@ import type { Target } from '../../campaigns/schema';
 import type { HttpSender } from '../../ports';
 import type { ToolDefinition } from '../../traces/schema';
 import { realSleep, type AgentTarget, type AgentToolCall, type AgentTurn, type ChatMessage, type Sleep } from '../types';
-import { isObject, parseJsonObject, RetryableFailure, withRetries } from './retry';
+import { failOnStatus, isObject, parseJsonObject, RetryableFailure, withRetries } from './retry';
+import type { ThrottleOf } from './throttle';
 
 export type OpenAiTargetConfig = Extract<Target, { type: 'openai' }>;
 
@@ -69,7 +70,7 @@ export function toOpenAiTools(tools: readonly ToolDefinition[]): Record<string, 
  * An AgentTarget calling Chat Completions through the injected (SSRF-guarded) sender, with the targets' retry rule
  * (retry.ts).
  */
-export function openAiTarget(target: OpenAiTargetConfig, deps: { http: HttpSender; sleep?: Sleep }): AgentTarget {
+export function openAiTarget(target: OpenAiTargetConfig, deps: { http: HttpSender; sleep?: Sleep; throttle?: ThrottleOf }): AgentTarget {
   const sleep = deps.sleep ?? realSleep;
   const url = completionsUrl(target.base_url);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
@@ -81,11 +82,15 @@ export function openAiTarget(target: OpenAiTargetConfig, deps: { http: HttpSende
       body.temperature = target.temperature ?? 0;
       if (target.seed !== undefined) body.seed = target.seed;
       const payload = JSON.stringify(body);
-      return withRetries(async () => {
-        const res = await deps.http({ url, method: 'POST', headers, body: payload, timeoutMs: target.timeout_ms ?? 60000 });
-        if (res.status < 200 || res.status > 299) throw new RetryableFailure(`HTTP ${res.status}`);
-        return parseCompletion(res.body, req.step);
-      }, sleep);
+      return withRetries(
+        async () => {
+          const res = await deps.http({ url, method: 'POST', headers, body: payload, timeoutMs: target.timeout_ms ?? 60000 });
+          failOnStatus(res);
+          return parseCompletion(res.body, req.step);
+        },
+        sleep,
+        deps.throttle?.(req.attempt),
+      );
     },
   };
 }

@@ -1,8 +1,9 @@
 // The retry rule shared by network targets (docs/connect-your-agent.md#retries): three tries, waiting 0.5 s then 1 s;
-// a blocked address is final.
-import { OutboundError } from '../../ports';
+// a blocked address is final; 429 and 503 are waited out apart (throttle.ts).
+import { OutboundError, type OutboundResponse } from '../../ports';
 import { tries } from '../../retry';
 import { TargetError, type Sleep } from '../types';
+import { isThrottle, retryAfterHeader, Throttled, throttlePolicy, waitOut, type ThrottlePolicy } from './throttle';
 
 export const RETRY_DELAYS_MS: readonly number[] = [500, 1000];
 
@@ -12,19 +13,48 @@ export class RetryableFailure extends Error {}
 /**
  * Runs `once` up to 1 + RETRY_DELAYS_MS.length times. An OutboundError of kind `blocked` (the SSRF guard) ends at
  * once: the same address would be refused again. Exhausted retries become a TargetError naming the last failure.
+ * A 429 or 503 (`Throttled`) is waited out and tried again without using up a try, as `policy` says (throttle.ts);
+ * each try runs inside the policy's gate (the key's limits) when it has one.
  */
-export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep): Promise<T> {
+export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep, policy: Partial<ThrottlePolicy> = {}): Promise<T> {
+  const p = throttlePolicy(policy);
   let last = '';
+  let backoffs = 0;
   for await (const _try of tries(RETRY_DELAYS_MS, sleep)) {
-    try {
-      return await once();
-    } catch (err) {
-      if (err instanceof OutboundError && err.kind === 'blocked') throw new TargetError(`target ${err.message}`);
-      if (err instanceof RetryableFailure || err instanceof OutboundError) last = err.message;
-      else last = `connection error: ${err instanceof Error ? err.message : String(err)}`;
+    for (;;) {
+      try {
+        return await gated(p, once);
+      } catch (err) {
+        if (err instanceof Throttled) {
+          await waitOut(err, p, backoffs++, sleep);
+          continue;
+        }
+        if (err instanceof TargetError) throw err;
+        if (err instanceof OutboundError && err.kind === 'blocked') throw new TargetError(`target ${err.message}`);
+        if (err instanceof RetryableFailure || err instanceof OutboundError) last = err.message;
+        else last = `connection error: ${err instanceof Error ? err.message : String(err)}`;
+        break;
+      }
     }
   }
   throw new TargetError(`target failed after ${RETRY_DELAYS_MS.length + 1} tries: ${last}`);
+}
+
+async function gated<T>(p: ThrottlePolicy, once: () => Promise<T>): Promise<T> {
+  if (!p.gate) return once();
+  const leave = await p.gate.enter(p);
+  try {
+    return await once();
+  } finally {
+    await leave().catch(() => undefined); // a slot not freed ends by its lease's expiry
+  }
+}
+
+/** A non-2xx answer as the failure the loop above handles: Throttled for 429/503, else a RetryableFailure. */
+export function failOnStatus(res: OutboundResponse): void {
+  if (res.status >= 200 && res.status <= 299) return;
+  if (isThrottle(res.status)) throw new Throttled(res.status, retryAfterHeader(res.headers));
+  throw new RetryableFailure(`HTTP ${res.status}`);
 }
 
 /** Caller headers first, then ours, which replace any caller header of the same name (case-insensitively). */

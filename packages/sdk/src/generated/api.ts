@@ -731,6 +731,7 @@ export interface components {
         };
         /** @default 60000 */
         timeout_ms: number;
+        limits?: components['schemas']['Limits'];
       };
       include_baseline: boolean;
       repeats: number;
@@ -765,6 +766,7 @@ export interface components {
           };
           /** @default 30000 */
           timeout_ms: number;
+          limits?: components['schemas']['Limits'];
         }
       | {
           /** @enum {string} */
@@ -778,7 +780,15 @@ export interface components {
           seed?: number;
           /** @default 60000 */
           timeout_ms: number;
+          limits?: components['schemas']['Limits'];
         };
+    /** @description How hard rts calls this endpoint: requests in flight (max_concurrency) and per fixed minute (requests_per_minute), shared by every run of the project with the same key (the URL, or base_url and model, unless `key` is set); and how long one attempt waits out 429/503 answers (max_wait_s, default 600; 0 = never wait). */
+    Limits: {
+      max_concurrency?: number;
+      requests_per_minute?: number;
+      max_wait_s?: number;
+      key?: string;
+    };
     Mutation:
       | {
           id: string;
@@ -1478,6 +1488,7 @@ export interface components {
             };
             /** @default 30000 */
             timeout_ms?: number;
+            limits?: components['schemas']['Limits'];
           }
         | {
             /** @enum {string} */
@@ -1491,6 +1502,7 @@ export interface components {
             seed?: number;
             /** @default 60000 */
             timeout_ms?: number;
+            limits?: components['schemas']['Limits'];
           };
       judge?: {
         /** @enum {string} */
@@ -1504,6 +1516,7 @@ export interface components {
         };
         /** @default 60000 */
         timeout_ms?: number;
+        limits?: components['schemas']['Limits'];
       };
       /** @default true */
       include_baseline?: boolean;
@@ -2335,6 +2348,10 @@ export interface components {
       pass_rate: number;
       policy_events_count: number;
       security_events_count: number;
+      /** @description Sum of the attempts' throttled_ms: time spent waiting under limits and out 429/503 answers. */
+      throttled_ms: number;
+      /** @description Sum of the attempts' throttle_count: 429/503 answers tried again. */
+      throttle_count: number;
     };
     RunDetail: {
       /** Format: uuid */
@@ -2389,10 +2406,14 @@ export interface components {
       duration_ms: number;
       error: string | null;
       /**
-       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
+       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
        * @enum {string|null}
        */
-      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+      /** @description Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded. */
+      throttled_ms?: number;
+      /** @description 429/503 answers tried again after waiting. */
+      throttle_count?: number;
     };
     /** @description Attempts by number, each cut to about 32 KiB of values (a cut value ends with a marker naming the whole-attempt route); a page ends early, with a next_cursor, past 4 MiB. */
     RunAttempts: {
@@ -2419,10 +2440,14 @@ export interface components {
       duration_ms: number;
       error: string | null;
       /**
-       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, or the run's deadline (the worker's time budget) passed before the attempt ended; null otherwise.
+       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
        * @enum {string|null}
        */
-      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | null;
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+      /** @description Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded. */
+      throttled_ms?: number;
+      /** @description 429/503 answers tried again after waiting. */
+      throttle_count?: number;
       /** Format: date-time */
       started_at: string;
       /** Format: date-time */
@@ -2678,6 +2703,10 @@ export interface components {
       completed_count: number;
       failed_count: number;
       unsafe_count: number;
+      /** @description The runs' summed throttled_ms: time waiting under limits and out 429/503 answers. */
+      throttled_ms: number;
+      /** @description The runs' summed throttle_count: 429/503 answers tried again. */
+      throttle_count: number;
       passed_runs: string[];
       failed_runs: string[];
       run_ids: string[];

@@ -46,6 +46,8 @@ export function result(scenarios: ScenarioResult[], overrides: Partial<CiResult>
     scenario_coverage_pct: 100,
     trace_count: scenarios.length,
     unsafe_count: 0,
+    throttled_ms: null,
+    throttle_count: null,
     flaky_count: 0,
     pass_hat_k: 1,
     pass_rate_interval: { low: 0.8, high: 1, confidence: 0.95, method: 'wilson' },

@@ -6,7 +6,7 @@ import { githubAnnotations } from '../../../../functions/cli/ci/github';
 import { junitXml } from '../../../../functions/cli/ci/junit';
 import { markdownSummary } from '../../../../functions/cli/ci/markdown';
 import { verdictTable, writeReports } from '../../../../functions/cli/ci/report';
-import { baselineLine } from '../../../../functions/cli/ci/result';
+import { baselineLine, fmtThrottled } from '../../../../functions/cli/ci/result';
 import { DASHBOARD, mixed, result, scenario } from './fixtures';
 
 describe('verdictTable', () => {
@@ -45,6 +45,26 @@ describe('verdictTable', () => {
     const r = result([], { verdict: 'error', exit_code: 2, trace_count: 2, error: { message: 'timed out after 1 s', timeout: true } });
     const opening = 'Error: timed out after 1 s\nVerdict: ERROR: 0/2 scenario(s) passed';
     expect(verdictTable(r).slice(0, opening.length)).toBe(opening);
+  });
+});
+
+describe('throttled line', () => {
+  it('says how long the runs waited and how many 429/503 answers were retried, in the table and the job summary', () => {
+    // Prepare
+    const r = result([scenario()], { throttled_ms: 252_400, throttle_count: 312 });
+    // Act
+    const table = verdictTable(r);
+    const summary = markdownSummary(r);
+    // Assess
+    expect(table).toContain('unsafe 0, throttled for 4m12s (312 retries)\n');
+    expect(summary).toContain('| Rate limits | throttled for 4m12s (312 retries) |');
+  });
+
+  it('is absent when nothing waited, and reads hours and a single retry', () => {
+    expect(verdictTable(result([scenario()], { throttled_ms: 0, throttle_count: 0 }))).not.toContain('throttled');
+    expect(markdownSummary(result([scenario()]))).not.toContain('Rate limits');
+    expect(fmtThrottled({ throttled_ms: 3_725_000, throttle_count: 1 })).toBe('throttled for 1h2m5s (1 retry)');
+    expect(fmtThrottled({ throttled_ms: 9_000, throttle_count: 0 })).toBe('throttled for 9s (0 retries)');
   });
 });
 

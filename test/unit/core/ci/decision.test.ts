@@ -107,6 +107,18 @@ describe('aggregateBatch', () => {
   const runIds = ['a', 'bb', 'ccc', 'dddd'];
   const batch = { run_ids: runIds, trace_count: 4 };
 
+  it("sums the runs' throttled_ms and throttle_count, failed runs included (0 for markers stored before them)", () => {
+    const legacy = summary(1, 1) as Partial<RunSummary>;
+    delete legacy.throttled_ms;
+    delete legacy.throttle_count;
+    const agg = aggregateBatch(batch, [
+      marker('a', { ...summary(2, 2), throttled_ms: 200_000, throttle_count: 300 }),
+      marker('bb', { ...summary(2, 0), throttled_ms: 52_400, throttle_count: 12 }, { status: 'failed', error: 'x' }),
+      marker('ccc', legacy as RunSummary),
+    ]);
+    expect([agg.throttled_ms, agg.throttle_count]).toEqual([252_400, 312]);
+  });
+
   it('is pending with partial counts until every run has a marker', () => {
     const agg = aggregateBatch(batch, [marker('a', summary(2, 2)), marker('bb', summary(2, 1))]);
     expect(agg).toMatchObject({
@@ -133,6 +145,8 @@ describe('aggregateBatch', () => {
       completed_count: 4,
       failed_count: 0,
       unsafe_count: 0,
+      throttled_ms: 0,
+      throttle_count: 0,
       passed_runs: runIds,
       failed_runs: [],
       reasons: [],

@@ -123,7 +123,7 @@ describe('createJudge', () => {
     const waits: number[] = [];
     let calls = 0;
     const failing = createJudge(config, {
-      http: async () => (calls++, { status: 503, headers: {}, body: '', durationMs: 1 }),
+      http: async () => (calls++, { status: 502, headers: {}, body: '', durationMs: 1 }),
       sleep: async (ms) => void waits.push(ms),
       projectId: 'p',
       now: () => new Date(),

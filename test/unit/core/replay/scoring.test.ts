@@ -23,7 +23,18 @@ describe('run summary', () => {
       pass_rate: 0.5,
       policy_events_count: 3,
       security_events_count: 4,
+      throttled_ms: 0,
+      throttle_count: 0,
     });
+  });
+
+  it("sums the attempts' throttled_ms and throttle_count (absent on older attempts)", () => {
+    const s = computeSummary([
+      { ...a('passed'), throttled_ms: 1500, throttle_count: 2 },
+      { ...a('error'), throttled_ms: 250_000, throttle_count: 310 },
+      a('failed'),
+    ]);
+    expect([s.throttled_ms, s.throttle_count]).toEqual([251_500, 312]);
   });
 
   it('has a pass rate of 0 when there are no attempts', () => {

@@ -146,9 +146,9 @@ describe('openai target: answer parsing', () => {
     });
   });
 
-  it('retries a response without choices and then a 429, with the same rule as http', async () => {
+  it('retries a response without choices and then a 500, with the same rule as http', async () => {
     // Prepare
-    const f = fakeSender(ok({ error: 'nope' }), ok({ error: 'slow down' }, 429), completion({ content: 'third time lucky' }));
+    const f = fakeSender(ok({ error: 'nope' }), ok({ error: 'boom' }, 500), completion({ content: 'third time lucky' }));
     // Act
     const turn = await openAiTarget(config, f).step({ run_id: 'r', attempt: 1, step: 1, tools: [], messages: [] });
     // Assess

@@ -1,0 +1,97 @@
+// One run's throttling (docs/campaigns-and-replay.md#limits-and-429): the meters of its attempts, the 429/503 policy
+// and the limit gates of its target and judge, and what an attempt record gains from them.
+import type { Campaign, Limits } from '../../campaigns/schema';
+import type { Deps, KeyLimits, TargetLimiter } from '../../ports';
+import type { AttemptRecord } from '../../runs/types';
+import { RUN_DEADLINE_EXCEEDED } from '../deadline';
+import { sha256 } from '../hash';
+import { completionsUrl } from '../targets/openai';
+import { DEFAULT_MAX_WAIT_S, newMeter, RATE_LIMITED, type Gate, type ThrottleMeter, type ThrottleOf, type ThrottlePolicy } from '../targets/throttle';
+import type { Sleep } from '../types';
+import { limiterGate } from './gate';
+import { processLimiter } from './process-limiter';
+import { tableLimiter } from './table-limiter';
+
+/** The process's own limiter, for deps that carry neither a limiter nor the table's repositories (tests, scripts). */
+const inProcess = processLimiter();
+
+/** The limiter of these deps: theirs, else the table's, else the process's. */
+export function limiterOf(deps: Partial<Pick<Deps, 'limiter' | 'leases' | 'rateLimits'>>): TargetLimiter {
+  if (deps.limiter) return deps.limiter;
+  if (deps.leases && deps.rateLimits) return tableLimiter({ leases: deps.leases, rateLimits: deps.rateLimits });
+  return inProcess;
+}
+
+/** The key a party's limits are kept under: its `limits.key`, else its URL (or base_url and model), hashed. */
+export function limitKey(party: Campaign['target'] | NonNullable<Campaign['judge']>): string | null {
+  if (party.type === 'recorded') return null;
+  const raw = party.limits?.key ?? (party.type === 'http' && 'url' in party ? party.url : `${completionsUrl(party.base_url)} ${party.model}`);
+  return sha256(raw).toString('hex').slice(0, 32);
+}
+
+export interface RunThrottling {
+  /** The target's policy for an attempt. */
+  target: ThrottleOf;
+  /** The judge's policy for an attempt. */
+  judge: ThrottleOf;
+  /** The record with the attempt's throttled_ms and throttle_count, its duration without them, rate_limited if so. */
+  finish(record: AttemptRecord): AttemptRecord;
+}
+
+export interface RunThrottlingOptions {
+  projectId: string;
+  campaign: Pick<Campaign, 'target' | 'judge'>;
+  /** Built only when a party has max_concurrency or requests_per_minute. */
+  limiter: () => TargetLimiter;
+  sleep: Sleep;
+  now: () => number;
+  remainingMs?: () => number;
+}
+
+export function runThrottling(o: RunThrottlingOptions): RunThrottling {
+  // One meter per party and attempt, so each party's max_wait_s bounds its own waiting; the record sums them.
+  const parties = [new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>()];
+  const policyOf = (party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined, meters: Map<number, ThrottleMeter>): ThrottleOf => {
+    const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
+    const gate = party ? gateOf(o, party, limits) : undefined;
+    const base: Partial<ThrottlePolicy> = { maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S, now: o.now, remainingMs: o.remainingMs, gate };
+    return (attempt) => {
+      let meter = meters.get(attempt);
+      if (!meter) meters.set(attempt, (meter = newMeter()));
+      return { ...base, meter };
+    };
+  };
+  return {
+    target: policyOf(o.campaign.target, parties[0]),
+    judge: policyOf(o.campaign.judge, parties[1]),
+    finish(record) {
+      const m = newMeter();
+      for (const meters of parties) {
+        const one = meters.get(record.attempt);
+        meters.delete(record.attempt);
+        if (!one) continue;
+        m.throttledMs += one.throttledMs;
+        m.count += one.count;
+        m.rateLimited ||= one.rateLimited;
+      }
+      const rateLimited = m.rateLimited && record.status === 'error' && record.error_code !== RUN_DEADLINE_EXCEEDED;
+      return {
+        ...record,
+        duration_ms: Math.max(0, record.duration_ms - m.throttledMs),
+        throttled_ms: m.throttledMs,
+        throttle_count: m.count,
+        ...(rateLimited ? { error_code: RATE_LIMITED } : {}),
+      };
+    },
+  };
+}
+
+function gateOf(o: RunThrottlingOptions, party: Campaign['target'] | NonNullable<Campaign['judge']>, limits: Limits): Gate | undefined {
+  const key = limitKey(party);
+  if (key === null || (limits.max_concurrency === undefined && limits.requests_per_minute === undefined)) return undefined;
+  const keyLimits: KeyLimits = {};
+  if (limits.max_concurrency !== undefined) keyLimits.maxConcurrency = limits.max_concurrency;
+  if (limits.requests_per_minute !== undefined) keyLimits.requestsPerMinute = limits.requests_per_minute;
+  const timeoutMs = 'timeout_ms' in party && party.timeout_ms !== undefined ? party.timeout_ms : 60_000;
+  return limiterGate({ limiter: o.limiter(), projectId: o.projectId, key, limits: keyLimits, timeoutMs, sleep: o.sleep });
+}
