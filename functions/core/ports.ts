@@ -82,10 +82,39 @@ export interface EvalSetState {
   min_scenarios: number;
 }
 
+/** What one campaign version changed against the one before it (version 1: against nothing). */
+export interface CampaignChanges {
+  mutations: { added: string[]; removed: string[]; changed: string[] };
+  policies: { added: string[]; removed: string[]; changed: string[] };
+  criteria: { added: unknown[]; removed: unknown[] };
+  /** The other top-level fields whose value changed (name, target, repeats, ...), sorted. */
+  fields: string[];
+}
+
+/** One entry of a campaign's version history. */
+export interface CampaignVersionEntry {
+  version: number;
+  created_at: string;
+  name: string;
+  changes: CampaignChanges;
+}
+
 export interface CampaignsRepo {
+  /** Creates the campaign at its `version` (1). */
   put(projectId: string, c: Campaign): Promise<void>;
-  /** `poolCount: false` skips counting the eval-set (eval_set.trace_count is then 0) and may serve the immutable definition from a cache. */
-  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean }): Promise<Campaign | null>;
+  /**
+   * The current campaign, or with `version` that version's definition (null when it never existed). `poolCount: false`
+   * skips counting the eval-set (eval_set.trace_count is then 0); a read by version may serve the definition from a
+   * cache keyed by (campaign, version), as a version's definition never changes (docs/campaigns-and-replay.md#versions).
+   */
+  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean; version?: number }): Promise<Campaign | null>;
+  /**
+   * Replaces `previous` (as read) by `next` (next.version = previous.version + 1) only if the stored campaign is still
+   * at previous.version; false when another update got there first.
+   */
+  update(projectId: string, previous: Campaign, next: Campaign, entry: { created_at: string; changes: CampaignChanges }): Promise<boolean>;
+  /** The versions, newest first. */
+  listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<CampaignVersionEntry>>;
   list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
   getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
   /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */
