@@ -103,11 +103,10 @@ export const LIST_CAMPAIGNS = read({
 export const GET_CAMPAIGN = read({
   path: '/v1/campaigns/{campaign_id}',
   handler: 'get-campaign',
-  summary: 'A campaign (the current version, or ?version=n), secrets redacted; ETag: its version.',
+  summary: 'A campaign (the current version, or ?version=n; 404 for one that never existed), secrets redacted.',
   response: 'Campaign',
   query: 'CampaignVersionQuery',
   etag: 'read',
-  errors: { 404: 'not_found: also ?version=n of a version that never existed' },
 });
 export const PUT_CAMPAIGN: RouteRow = {
   method: 'PUT',
@@ -117,12 +116,10 @@ export const PUT_CAMPAIGN: RouteRow = {
   table: 'readwrite',
   bus: true,
   status: 200,
-  summary:
-    'Replace the definition: a new version (campaign.updated), or nothing for the same definition; "***" in a secret field keeps the stored secret; If-Match: the version it updates.',
+  summary: 'Replace the definition: a new version (campaign.updated), or none for the same one; "***" keeps a stored secret.',
   body: 'CampaignInput',
   response: 'Campaign',
   etag: 'write',
-  errors: { 422: 'validation_error: also a secret field holding "***" where no secret is stored' },
 };
 export const LIST_CAMPAIGN_VERSIONS = read({
   path: '/v1/campaigns/{campaign_id}/versions',

@@ -1,5 +1,6 @@
 // Interfaces the core needs from the outside world: stores, queue, event bus, clock, ids. Adapters implement them.
 import type { Campaign } from './campaigns/schema';
+import type { CampaignChanges, CampaignVersionEntry } from './campaigns/versions';
 import type { BusEvent } from './events';
 import type { Clock } from './time';
 import type { Trace, TraceSummary } from './traces/schema';
@@ -82,36 +83,16 @@ export interface EvalSetState {
   min_scenarios: number;
 }
 
-/** What one campaign version changed against the one before it (version 1: against nothing). */
-export interface CampaignChanges {
-  mutations: { added: string[]; removed: string[]; changed: string[] };
-  policies: { added: string[]; removed: string[]; changed: string[] };
-  criteria: { added: unknown[]; removed: unknown[] };
-  /** The other top-level fields whose value changed (name, target, repeats, ...), sorted. */
-  fields: string[];
-}
-
-/** One entry of a campaign's version history. */
-export interface CampaignVersionEntry {
-  version: number;
-  created_at: string;
-  name: string;
-  changes: CampaignChanges;
-}
-
 export interface CampaignsRepo {
   /** Creates the campaign at its `version` (1). */
   put(projectId: string, c: Campaign): Promise<void>;
   /**
-   * The current campaign, or with `version` that version's definition (null when it never existed). `poolCount: false`
-   * skips counting the eval-set (eval_set.trace_count is then 0); a read by version may serve the definition from a
-   * cache keyed by (campaign, version), as a version's definition never changes (docs/campaigns-and-replay.md#versions).
+   * The current campaign, or with `version` that version (null when it never existed). `poolCount: false` skips counting
+   * the eval-set (trace_count 0); with a version too, eval_set is not read ({0, 0}) and the definition may come from a
+   * cache keyed by (campaign, version) (docs/campaigns-and-replay.md#versions).
    */
   get(projectId: string, campaignId: string, opts?: { poolCount?: boolean; version?: number }): Promise<Campaign | null>;
-  /**
-   * Replaces `previous` (as read) by `next` (next.version = previous.version + 1) only if the stored campaign is still
-   * at previous.version; false when another update got there first.
-   */
+  /** Replaces `previous` (as read) by `next` (its version + 1) if still at previous.version, else false. */
   update(projectId: string, previous: Campaign, next: Campaign, entry: { created_at: string; changes: CampaignChanges }): Promise<boolean>;
   /** The versions, newest first. */
   listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<CampaignVersionEntry>>;

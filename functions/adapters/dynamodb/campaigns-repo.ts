@@ -4,8 +4,8 @@
 // (docs/campaigns-and-replay.md#versions).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../core/campaigns/schema';
-import { versionChanges, type Definition } from '../../core/campaigns/versions';
-import type { CampaignChanges, CampaignVersionEntry, CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../core/ports';
+import { versionChanges, type CampaignChanges, type CampaignVersionEntry, type Definition } from '../../core/campaigns/versions';
+import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 import {

@@ -1,6 +1,6 @@
 // PUT /v1/campaigns/{id}: a new version of the definition, or nothing when it is the same; optimistic concurrency with
 // If-Match; campaign.updated once per version (docs/campaigns-and-replay.md#versions).
-import type { CampaignVersionEntry, Deps, PageRequest, StorePage } from '../ports';
+import type { Deps, PageRequest, StorePage } from '../ports';
 import { PreconditionFailedError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
@@ -9,7 +9,7 @@ import { assertPatternsCompile } from './patterns';
 import { redactCampaign } from './redact';
 import type { Campaign, CampaignInput } from './schema';
 import { loadCampaign } from './service';
-import { definitionOf, keepMaskedSecrets, sameDefinition, versionChanges, type Definition } from './versions';
+import { definitionOf, keepMaskedSecrets, sameDefinition, versionChanges, type CampaignVersionEntry, type Definition } from './versions';
 
 /** The bus id of a version's campaign.updated: the same on every try, so a retried update is delivered once. */
 export function campaignUpdatedEventId(campaignId: string, version: number): string {

@@ -2,8 +2,24 @@
 // summary of what changed between versions, and the If-Match header (docs/campaigns-and-replay.md#versions).
 import { ValidationError } from '../errors';
 import { canonicalJson } from '../json';
-import type { CampaignChanges } from '../ports';
 import type { Campaign, JudgeConfig, Target } from './schema';
+
+/** What one campaign version changed against the one before it (version 1: against nothing). */
+export interface CampaignChanges {
+  mutations: { added: string[]; removed: string[]; changed: string[] };
+  policies: { added: string[]; removed: string[]; changed: string[] };
+  criteria: { added: unknown[]; removed: unknown[] };
+  /** The other top-level fields whose value changed (name, target, repeats, ...), sorted. */
+  fields: string[];
+}
+
+/** One entry of a campaign's version history. */
+export interface CampaignVersionEntry {
+  version: number;
+  created_at: string;
+  name: string;
+  changes: CampaignChanges;
+}
 
 /** What a GET shows in place of a write-only value. */
 export const SECRET_MASK = '***';
