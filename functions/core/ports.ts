@@ -1,6 +1,6 @@
 // Interfaces the core needs from the outside world: stores, queue, event bus, clock, ids. Adapters implement them.
 import type { Campaign } from './campaigns/schema';
-import type { CampaignChanges, CampaignVersionEntry } from './campaigns/versions';
+import type { CampaignChanges, StoredVersionEntry } from './campaigns/versions';
 import type { BusEvent } from './events';
 import type { Clock } from './time';
 import type { Trace, TraceSummary } from './traces/schema';
@@ -95,7 +95,7 @@ export interface CampaignsRepo {
   /** Replaces `previous` (as read) by `next` (its version + 1) if still at previous.version, else false. */
   update(projectId: string, previous: Campaign, next: Campaign, entry: { created_at: string; changes: CampaignChanges }): Promise<boolean>;
   /** The versions, newest first. */
-  listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<CampaignVersionEntry>>;
+  listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<StoredVersionEntry>>;
   list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
   getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
   /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */

@@ -4,7 +4,7 @@
 // (docs/campaigns-and-replay.md#versions).
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../../core/campaigns/schema';
-import { versionChanges, type CampaignChanges, type CampaignVersionEntry, type Definition } from '../../core/campaigns/versions';
+import type { CampaignChanges, Definition, StoredVersionEntry } from '../../core/campaigns/versions';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
@@ -43,7 +43,8 @@ function versionOf(item: Record<string, unknown>) {
     name: String(item.name),
     definition,
     created_at: String(version_created_at ?? item.created_at),
-    changes: unpackJson<CampaignChanges | null>(changes_json, null) ?? versionChanges(null, definition),
+    // Absent for version 1 (the core compares it with nothing) and on items written before versions.
+    changes: unpackJson<CampaignChanges | null>(changes_json, null),
   };
 }
 
@@ -63,7 +64,6 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
         min_scenarios: eval_set.min_scenarios,
         version,
         version_created_at: created_at,
-        changes_json: packJson(versionChanges(null, { ...rest, name })),
       },
       // A fresh id: the item under it is this call's own write when the put's answer was lost.
       (item) => item.created_at === created_at && item.definition_json === definition_json,
@@ -116,14 +116,14 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     return moved !== null;
   }
 
-  async listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<CampaignVersionEntry>> {
-    const entry = (v: ReturnType<typeof versionOf>): CampaignVersionEntry => ({
+  async listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<StoredVersionEntry>> {
+    const entry = (v: ReturnType<typeof versionOf>): StoredVersionEntry => ({
       version: v.version,
       created_at: v.created_at,
       name: v.name,
       changes: v.changes,
     });
-    const items: CampaignVersionEntry[] = [];
+    const items: StoredVersionEntry[] = [];
     let after = page.after;
     let limit = page.limit;
     if (!after) {

@@ -9,7 +9,15 @@ import { assertPatternsCompile } from './patterns';
 import { redactCampaign } from './redact';
 import type { Campaign, CampaignInput } from './schema';
 import { loadCampaign } from './service';
-import { definitionOf, keepMaskedSecrets, sameDefinition, versionChanges, type CampaignVersionEntry, type Definition } from './versions';
+import {
+  definitionOf,
+  keepMaskedSecrets,
+  sameDefinition,
+  versionChanges,
+  type CampaignVersionEntry,
+  type Definition,
+  type StoredVersionEntry,
+} from './versions';
 
 /** The bus id of a version's campaign.updated: the same on every try, so a retried update is delivered once. */
 export function campaignUpdatedEventId(campaignId: string, version: number): string {
@@ -70,5 +78,18 @@ export async function listCampaignVersions(
   page: PageRequest,
 ): Promise<StorePage<CampaignVersionEntry>> {
   await loadCampaign(deps, projectId, campaignId);
-  return deps.campaigns.listVersions(projectId, campaignId, page);
+  const res = await deps.campaigns.listVersions(projectId, campaignId, page);
+  const items = await Promise.all(
+    res.items.map(async (v) => ({
+      ...v,
+      changes: v.changes ?? versionChanges(null, definitionOf(await versionOne(deps, projectId, campaignId, v))),
+    })),
+  );
+  return { items, last: res.last };
+}
+
+async function versionOne(deps: Deps, projectId: string, campaignId: string, v: StoredVersionEntry): Promise<Campaign> {
+  const c = await deps.campaigns.get(projectId, campaignId, { poolCount: false, version: v.version });
+  if (!c) throw new Error(`version ${v.version} of campaign ${campaignId} is listed but cannot be read`);
+  return c;
 }

@@ -21,6 +21,9 @@ export interface CampaignVersionEntry {
   changes: CampaignChanges;
 }
 
+/** A version as stored: `changes` is null for version 1, which is compared with nothing when listed. */
+export type StoredVersionEntry = Omit<CampaignVersionEntry, 'changes'> & { changes: CampaignChanges | null };
+
 /** What a GET shows in place of a write-only value. */
 export const SECRET_MASK = '***';
 

@@ -109,7 +109,7 @@ describe('DynamoCampaignsRepo versions', () => {
     expect(before?.version).toBe(1);
     expect(moved).toBe(true);
     expect(listed.map((v) => v.version)).toEqual([2, 1]);
-    expect(listed[1]).toMatchObject({ created_at: c.created_at, changes: { policies: { added: ['no-delete'] } } });
+    expect(listed[1]).toMatchObject({ created_at: c.created_at, name: c.name, changes: null });
   });
 
   it('serves a version read by the executor from the definition of that version after an update', async () => {
