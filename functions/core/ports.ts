@@ -91,7 +91,7 @@ export interface CampaignsRepo {
    * the eval-set (trace_count 0); with a version too, eval_set is not read ({0, 0}) and the definition may come from a
    * cache keyed by (campaign, version) (docs/campaigns-and-replay.md#versions).
    */
-  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean; version?: number }): Promise<Campaign | null>;
+  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean; version?: number; consistent?: boolean }): Promise<Campaign | null>;
   /** Replaces `previous` (as read) by `next` (its version + 1) if still at previous.version, else false. */
   update(projectId: string, previous: Campaign, next: Campaign, entry: { created_at: string; changes: CampaignChanges }): Promise<boolean>;
   /** The versions, newest first. */

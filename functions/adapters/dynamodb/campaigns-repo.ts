@@ -183,7 +183,11 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
     return this.campaignOf(item, versionOf(item), { trace_count: traceCount, min_scenarios: Number(item.min_scenarios ?? 0) });
   }
 
-  async get(projectId: string, campaignId: string, opts: { poolCount?: boolean; version?: number } = {}): Promise<Campaign | null> {
+  async get(
+    projectId: string,
+    campaignId: string,
+    opts: { poolCount?: boolean; version?: number; consistent?: boolean } = {},
+  ): Promise<Campaign | null> {
     const { version } = opts;
     const cacheKey = `${projectId}/${campaignId}/${version}`;
     if (version !== undefined && opts.poolCount === false) {
@@ -196,7 +200,7 @@ export class DynamoCampaignsRepo implements CampaignsRepo {
           { trace_count: 0, min_scenarios: 0 },
         );
     }
-    const meta = await getItem(keys.campaign(projectId, campaignId));
+    const meta = await getItem(keys.campaign(projectId, campaignId), opts.consistent === true);
     if (!meta) return null;
     const current = versionOf(meta);
     let v: { version: number; definition: Definition } = current;

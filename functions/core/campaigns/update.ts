@@ -1,7 +1,7 @@
 // PUT /v1/campaigns/{id}: a new version of the definition, or nothing when it is the same; optimistic concurrency with
 // If-Match; campaign.updated once per version (docs/campaigns-and-replay.md#versions).
 import type { Deps, PageRequest, StorePage } from '../ports';
-import { PreconditionFailedError } from '../errors';
+import { NotFoundError, PreconditionFailedError } from '../errors';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
 import { expandAttackSuite } from './attack-suite';
@@ -39,7 +39,9 @@ export async function updateCampaign(
   assertPatternsCompile(input);
   const sent = expandAttackSuite(input) as Definition;
   for (let tries = 0; ; tries++) {
-    const current = await loadCampaign(deps, projectId, campaignId);
+    // Read strongly: an If-Match naming the version a GET just answered must not meet an older replica.
+    const current = await deps.campaigns.get(projectId, campaignId, { consistent: true });
+    if (!current) throw new NotFoundError('Campaign');
     if (typeof ifMatch === 'number' && ifMatch !== current.version) {
       throw new PreconditionFailedError(`The campaign is at version ${current.version}, not ${ifMatch}: read it again and reapply the change.`);
     }
