@@ -103,8 +103,30 @@ export const LIST_CAMPAIGNS = read({
 export const GET_CAMPAIGN = read({
   path: '/v1/campaigns/{campaign_id}',
   handler: 'get-campaign',
-  summary: 'A campaign, secrets redacted.',
+  summary: 'A campaign (the current version, or ?version=n; 404 for one that never existed), secrets redacted.',
   response: 'Campaign',
+  query: 'CampaignVersionQuery',
+  etag: 'read',
+});
+export const PUT_CAMPAIGN: RouteRow = {
+  method: 'PUT',
+  path: '/v1/campaigns/{campaign_id}',
+  handler: 'put-campaign',
+  auth: true,
+  table: 'readwrite',
+  bus: true,
+  status: 200,
+  summary: 'Replace the definition: a new version (campaign.updated), or none for the same one; "***" keeps a stored secret.',
+  body: 'CampaignInput',
+  response: 'Campaign',
+  etag: 'write',
+};
+export const LIST_CAMPAIGN_VERSIONS = read({
+  path: '/v1/campaigns/{campaign_id}/versions',
+  handler: 'list-campaign-versions',
+  summary: 'The versions of a campaign, newest first, each with what it changed against the one before.',
+  list: true,
+  response: 'CampaignVersionList',
 });
 export const PATCH_EVAL_SET: RouteRow = {
   method: 'PATCH',
@@ -338,6 +360,8 @@ export const routes: readonly RouteRow[] = [
   POST_CAMPAIGNS,
   LIST_CAMPAIGNS,
   GET_CAMPAIGN,
+  PUT_CAMPAIGN,
+  LIST_CAMPAIGN_VERSIONS,
   PATCH_EVAL_SET,
   GET_EVAL_SET,
   POST_RUN_PACK,

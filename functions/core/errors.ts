@@ -101,3 +101,9 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
   if (err.details?.length) body.error.details = err.details;
   return body;
 }
+/** A conditional request whose precondition no longer holds: `If-Match` names a version that is not the current one. */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string) {
+    super(412, 'precondition_failed', message);
+  }
+}

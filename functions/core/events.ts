@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'run.pack_queued',
   'run.replay_queued',
   'campaign.created',
+  'campaign.updated',
   'ci.decision.pass',
   'ci.decision.fail',
 ] as const;

@@ -1,5 +1,6 @@
 // Interfaces the core needs from the outside world: stores, queue, event bus, clock, ids. Adapters implement them.
 import type { Campaign } from './campaigns/schema';
+import type { CampaignChanges, StoredVersionEntry } from './campaigns/versions';
 import type { BusEvent } from './events';
 import type { Clock } from './time';
 import type { TargetLimiter } from './replay/limits/port';
@@ -84,9 +85,18 @@ export interface EvalSetState {
 }
 
 export interface CampaignsRepo {
+  /** Creates the campaign at its `version` (1). */
   put(projectId: string, c: Campaign): Promise<void>;
-  /** `poolCount: false` skips counting the eval-set (eval_set.trace_count is then 0) and may serve the immutable definition from a cache. */
-  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean }): Promise<Campaign | null>;
+  /**
+   * The current campaign, or with `version` that version (null when it never existed). `poolCount: false` skips counting
+   * the eval-set (trace_count 0); with a version too, eval_set is not read ({0, 0}) and the definition may come from a
+   * cache keyed by (campaign, version) (docs/campaigns-and-replay.md#versions).
+   */
+  get(projectId: string, campaignId: string, opts?: { poolCount?: boolean; version?: number; consistent?: boolean }): Promise<Campaign | null>;
+  /** Replaces `previous` (as read) by `next` (its version + 1) if still at previous.version, else false. */
+  update(projectId: string, previous: Campaign, next: Campaign, entry: { created_at: string; changes: CampaignChanges }): Promise<boolean>;
+  /** The versions, newest first. */
+  listVersions(projectId: string, campaignId: string, page: PageRequest): Promise<StorePage<StoredVersionEntry>>;
   list(projectId: string, page: PageRequest): Promise<StorePage<Campaign>>;
   getEvalSet(projectId: string, campaignId: string): Promise<EvalSetState>;
   /** Adds/removes pool members (idempotent) and updates min_scenarios; returns what actually changed. */

@@ -2,7 +2,7 @@
 // the core because the OpenAPI document reads rows too, and the core imports nothing outside itself.
 import type { QuerySchemaName, RequestSchemaName, ResponseSchemaName } from './openapi/schemas';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What a function sends or calls besides the table. Its bundle carries, and its code sees, only the clients named here
@@ -53,6 +53,11 @@ export interface RouteRow extends Wiring {
   response?: ResponseSchemaName;
   /** Other success answers: status -> body schema name. */
   also?: Partial<Record<number, ResponseSchemaName>>;
+  /**
+   * The answer carries an `ETag` (the resource's version, quoted); `write`: the request may also send `If-Match`, and a
+   * stale one is a 412 precondition_failed (docs/api.md#conditional-requests).
+   */
+  etag?: 'read' | 'write';
   /** A paginated list (`?limit=&cursor=`): its function alone gets the cursor-signing key. */
   list?: boolean;
   /** The list's filters, by name (functions/core/openapi/schemas.ts). */
@@ -62,6 +67,15 @@ export interface RouteRow extends Wiring {
    * on POSTs for idempotency, 422 with a body or a list, 429, 500, 503 behind the store), with what causes them.
    */
   errors?: Partial<Record<number, string>>;
+}
+
+/**
+ * Whether a route takes an `Idempotency-Key` (docs/api.md#idempotency): every authenticated POST and PUT. A PUT is
+ * idempotent by itself, but its answer can change under it (another update, an If-Match gone stale): the key replays the
+ * first answer.
+ */
+export function takesIdempotencyKey(row: Pick<RouteRow, 'method' | 'auth'>): boolean {
+  return (row.method === 'POST' || row.method === 'PUT') && row.auth;
 }
 
 /** A route's name in logs and idempotency records: `POST /v1/traces`. */

@@ -23,7 +23,7 @@ import {
 import { isUuid } from '../core/ids';
 import { findJsonProblem } from '../core/json';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_DEPTH } from '../core/limits';
-import { isUuidParam, pathParams, routeName, type RouteRow, type Wiring } from '../core/route-row';
+import { isUuidParam, pathParams, routeName, takesIdempotencyKey, type HttpMethod, type RouteRow, type Wiring } from '../core/route-row';
 import { validate } from '../core/validate';
 import { isThrottlingError, isTransientError } from '../adapters/errors';
 import type { Deps, PageRequest } from '../core/ports';
@@ -202,7 +202,7 @@ export function route(row: ChainRow, ...args: [RouteFn<undefined>] | [BodyHandli
     };
 
     const idemKey = headers['idempotency-key'];
-    if (event.httpMethod === 'POST' && idemKey !== undefined && auth) {
+    if (idemKey !== undefined && takesIdempotencyKey({ method: event.httpMethod as HttpMethod, auth })) {
       // A route without a body schema ignores any body sent; its text still tells two requests apart.
       const sent = handling ? body : rawBody(event) || null;
       const request: IdempotentRequest = { projectId, method: event.httpMethod, route: name, params, query, body: sent };
@@ -237,7 +237,7 @@ function checkJson(body: unknown, maxDepth: number): void {
   }
 }
 
-/** Runs a POST under its Idempotency-Key: the first request with a key runs, the same request again is replayed. */
+/** Runs a POST or PUT under its Idempotency-Key: the first request with a key runs, the same request again is replayed. */
 async function withIdempotency(
   deps: Deps,
   request: IdempotentRequest,

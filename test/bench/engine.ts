@@ -90,6 +90,7 @@ function benchCampaign(): Campaign {
     ...input,
     campaign_id: '6f1d2b3c-4d5e-4f6a-9b7c-8d9e0f1a2b3c',
     created_at: '2026-11-21T00:00:00.000000+00:00',
+    version: 1,
     eval_set: { trace_count: 0, min_scenarios: 0 },
   };
 }

@@ -179,6 +179,12 @@ browserSuite('dashboard CI statistics pages in headless Chromium', () => {
       await page.getByRole('heading', { level: 1, name: `Campaign ${CAMPAIGN_NAME}` }).waitFor();
       await page.getByText(`http ${agent.url}`, { exact: false }).waitFor();
       await page.locator('dd', { hasText: 'shout' }).getByText('(input_perturbation)').waitFor();
+      await expect(
+        page
+          .locator('dt', { hasText: /^Version$/ })
+          .locator('xpath=following-sibling::dd[1]')
+          .textContent(),
+      ).resolves.toBe('1');
       const evalSet = page.getByRole('table', { name: /Eval-set traces/ });
       await expect(evalSet.locator('tbody tr').count()).resolves.toBe(5);
       const headScenarios = (await svc.api('GET', `/v1/ci/batch/${orphan.ci_batch_id}/scenarios`)).body.items;

@@ -46,7 +46,13 @@ export function loadTrace(name: string): Trace {
 /** A validated campaign (defaults applied) with an http target unless told otherwise. */
 export function makeCampaign(input: Partial<Record<keyof CampaignInput, unknown>> = {}): Campaign {
   const parsed = campaignInputSchema.parse({ name: 'test', target: { type: 'http', url: 'https://agent.example.com/step' }, ...input });
-  return { ...parsed, campaign_id: CAMPAIGN_ID, created_at: '2026-11-21T00:00:00.000000+00:00', eval_set: { trace_count: 0, min_scenarios: 0 } };
+  return {
+    ...parsed,
+    campaign_id: CAMPAIGN_ID,
+    created_at: '2026-11-21T00:00:00.000000+00:00',
+    version: 1,
+    eval_set: { trace_count: 0, min_scenarios: 0 },
+  };
 }
 
 /** An agent that makes the given tool calls, one step each (an array = several calls in one step), then answers `final`. */
@@ -177,12 +183,18 @@ export class MemoryTracesRepo implements TracesRepo {
 
 export class MemoryCampaignsRepo implements CampaignsRepo {
   readonly campaigns = new Map<string, Campaign>();
+  /** Past versions, by `<campaign id>/<version>`. */
+  readonly versions = new Map<string, Campaign>();
   put = notUsed;
   list = notUsed;
   getEvalSet = notUsed;
   updateEvalSet = notUsed;
-  async get(_projectId: string, campaignId: string): Promise<Campaign | null> {
-    return this.campaigns.get(campaignId) ?? null;
+  update = notUsed;
+  listVersions = notUsed;
+  async get(_projectId: string, campaignId: string, opts: { version?: number } = {}): Promise<Campaign | null> {
+    const current = this.campaigns.get(campaignId) ?? null;
+    if (opts.version === undefined || current?.version === opts.version) return current;
+    return this.versions.get(`${campaignId}/${opts.version}`) ?? null;
   }
 }
 

@@ -79,6 +79,10 @@ async function campaignsAndRuns(): Promise<{ campaignId: string; recordedId: str
   const recordedId = (await api('POST', '/v1/campaigns', sample('campaign-recorded.json'))).body.campaign_id;
   await api('GET', '/v1/campaigns?limit=10');
   await api('GET', `/v1/campaigns/${campaignId}`);
+  await api('PUT', `/v1/campaigns/${recordedId}`, { ...sample('campaign-recorded.json'), name: 'renamed' }, { 'If-Match': '"1"' });
+  await api('PUT', `/v1/campaigns/${recordedId}`, sample('campaign-recorded.json'), { 'If-Match': '1' }); // 412 precondition_failed
+  await api('GET', `/v1/campaigns/${recordedId}?version=1`);
+  await api('GET', `/v1/campaigns/${recordedId}/versions?limit=1`);
   await api('PATCH', `/v1/campaigns/${campaignId}/eval-set`, { add_trace_ids: [REFUND.trace_id, FLIGHT.trace_id], min_scenarios: 2 });
   await api('PATCH', `/v1/campaigns/${campaignId}/eval-set`, { add_trace_ids: ['00000000-0000-4000-8000-000000000000'] }); // 422 unknown_trace
   await api('GET', `/v1/campaigns/${campaignId}/eval-set`);

@@ -51,7 +51,7 @@ function campaign(): Campaign {
       criteria: [{ type: 'tool_called', tool: 'refund_order', arguments: AWKWARD }],
     }),
   );
-  return { ...input, campaign_id: uuid(), created_at: new Date().toISOString(), eval_set: { trace_count: 0, min_scenarios: 0 } };
+  return { ...input, campaign_id: uuid(), created_at: new Date().toISOString(), version: 1, eval_set: { trace_count: 0, min_scenarios: 0 } };
 }
 
 function attempt(runId: string, criterionArgs: Record<string, unknown>): AttemptRecord {

@@ -32,6 +32,7 @@ function listingOf(batch: CiBatch): BatchListing & { branch?: string } {
   return {
     ci_batch_id: batch.ci_batch_id,
     campaign_id: batch.campaign_id,
+    campaign_version: batch.campaign_version ?? 1,
     status: batch.status,
     decision: batch.decision,
     pass_rate: done ? done.pass_rate : null,
@@ -64,7 +65,8 @@ const listingKey = (pid: string, cid: string, createdAt: string, bid: string) =>
 
 function listingFromItem(item: Record<string, unknown>): BatchListing {
   const { branch: _b, ...rest } = stripKeys<BatchListing & { branch?: string }>(item);
-  return rest;
+  // Entries written before campaign versions: their batch ran with version 1.
+  return { ...rest, campaign_version: rest.campaign_version ?? 1 };
 }
 
 /** The BatchesRepo port over the single table (access patterns 14 and 15 of keys.ts). */

@@ -11,6 +11,8 @@
 //  6. campaign                                pk=CAMPAIGN#<pid>#<cid>       sk=META
 //  7. eval-set pool of a campaign             pk=CAMPAIGN#<pid>#<cid>       sk=EVAL#<tid>
 //  8. campaigns of a project, newest first    gsi1pk=CAMPAIGNS#<pid>        gsi1sk=<created_at>#<cid>
+// 27. versions of a campaign, newest first    pk=CAMPAIGN#<pid>#<cid>       sk=V#<nnnnnn> (past versions; the current one
+//     is META's, docs/campaigns-and-replay.md#versions)
 //  9. run                                     pk=RUN#<pid>#<rid>            sk=META
 // 10. attempts of a run, with their policy    pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
 //     and security events (compressed inside the item; listed by attempt, then sequence; 11-12 retired)
@@ -58,6 +60,9 @@ export const keys = {
   campaign: (pid: string, cid: string) => ({ pk: `CAMPAIGN#${pid}#${cid}`, sk: 'META' }),
   evalMember: (pid: string, cid: string, tid: string) => ({ pk: `CAMPAIGN#${pid}#${cid}`, sk: `EVAL#${tid}` }),
   evalMemberPrefix: 'EVAL#',
+  /** A past version's definition, frozen; sorted after META and the eval-set members. */
+  campaignVersion: (pid: string, cid: string, version: number) => ({ pk: `CAMPAIGN#${pid}#${cid}`, sk: `V#${pad(version, 6)}` }),
+  campaignVersionPrefix: 'V#',
   campaignList: (pid: string, createdAt: string, cid: string) => ({ gsi1pk: `CAMPAIGNS#${pid}`, gsi1sk: `${createdAt}#${cid}` }),
   campaignListPk: (pid: string) => `CAMPAIGNS#${pid}`,
 

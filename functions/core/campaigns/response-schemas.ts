@@ -26,6 +26,9 @@ export const campaignSchema = z
     security: z.object({ detectors: z.array(z.enum(DETECTORS)), allowed_domains: z.array(z.string()) }),
     criteria: z.array(criterionOut),
     created_at: timestamp,
+    version: z.number().int().min(1).openapi({
+      description: "The definition's version: 1 at creation, +1 per PUT that changes it; also the ETag (quoted).",
+    }),
     eval_set: z.object({ trace_count: count, min_scenarios: count }),
   })
   .openapi('Campaign');
@@ -38,3 +41,26 @@ export const evalSetSchema = z.object(evalSetFields).openapi('EvalSet');
 
 /** PATCH answer: the pool after the change, and what the change actually added and removed. */
 export const evalSetUpdateSchema = z.object({ ...evalSetFields, added: z.array(uuidOut), removed: z.array(uuidOut) }).openapi('EvalSetUpdate');
+
+const idChanges = z
+  .object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) })
+  .openapi({ description: 'Ids added, removed, and kept with another definition.' });
+
+/** One version of a campaign with what it changed against the version before it (version 1: against nothing). */
+export const campaignVersionSchema = z
+  .object({
+    version: z.number().int().min(1),
+    created_at: timestamp.openapi({ description: "When this version was committed (version 1: the campaign's creation)." }),
+    name: z.string(),
+    changes: z.object({
+      mutations: idChanges,
+      policies: idChanges,
+      criteria: z
+        .object({ added: z.array(criterionOut), removed: z.array(criterionOut) })
+        .openapi({ description: 'Campaign-level criteria added and removed (compared whole).' }),
+      fields: z.array(z.string()).openapi({ description: 'Other top-level fields whose value changed (name, target, repeats, ...), sorted.' }),
+    }),
+  })
+  .openapi('CampaignVersion');
+
+export const campaignVersionListSchema = page(campaignVersionSchema).openapi('CampaignVersionList');

@@ -251,6 +251,8 @@ export type CampaignInput = z.infer<typeof campaignInputSchema>;
 export interface Campaign extends CampaignInput {
   campaign_id: string;
   created_at: string;
+  /** 1 at creation, +1 per update that changes the definition (docs/campaigns-and-replay.md#versions). */
+  version: number;
   eval_set: { trace_count: number; min_scenarios: number };
 }
 

@@ -16,6 +16,7 @@ export async function createCampaign(deps: Deps, projectId: string, input: Campa
     campaign_id: deps.uuid(),
     ...expandAttackSuite(input),
     created_at: isoMicros(deps.clock.now()),
+    version: 1,
     eval_set: { trace_count: 0, min_scenarios: 0 },
   };
   await deps.campaigns.put(projectId, campaign);
@@ -32,8 +33,12 @@ export async function loadCampaign(deps: Deps, projectId: string, campaignId: st
   return c;
 }
 
-export async function getCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign> {
-  return redactCampaign(await loadCampaign(deps, projectId, campaignId));
+/** The campaign as shown, or one of its versions with `version` (404 for a version that never existed). */
+export async function getCampaign(deps: Deps, projectId: string, campaignId: string, version?: number): Promise<Campaign> {
+  if (version === undefined) return redactCampaign(await loadCampaign(deps, projectId, campaignId));
+  const c = await deps.campaigns.get(projectId, campaignId, { version });
+  if (!c) throw new NotFoundError(`Version ${version} of the campaign`);
+  return redactCampaign(c);
 }
 
 export async function listCampaigns(deps: Deps, projectId: string, page: PageRequest) {

@@ -76,6 +76,7 @@ export const ciRunSchema = z
     trace_id: uuidOut,
     trace_name: z.string().nullable(),
     campaign_id: uuidOut,
+    campaign_version: z.number().int().min(1).openapi({ description: 'The campaign version the run runs with, fixed when it was created.' }),
     metadata: ciMetadataSchema,
     cells: z.array(ciRunCellSchema),
     created_at: timestamp,
@@ -109,6 +110,7 @@ export const ciBatchSchema = z
     ci_batch_id: uuidOut,
     run_id: uuidOut,
     campaign_id: uuidOut,
+    campaign_version: z.number().int().min(1).openapi({ description: 'The campaign version every run of the batch runs with, fixed at submission.' }),
     status: batchStatus,
     decision,
     pass_rate: rate,
@@ -171,6 +173,7 @@ export const ciBatchListItemSchema = z
   .object({
     ci_batch_id: uuidOut,
     campaign_id: uuidOut,
+    campaign_version: z.number().int().min(1).openapi({ description: 'The campaign version of the batch.' }),
     status: batchStatus,
     decision,
     pass_rate: rate.nullable(),

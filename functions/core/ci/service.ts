@@ -1,6 +1,7 @@
 // CI submissions (docs/ci.md#submitting-a-ci-run): a batch over the eval-set pool (with its baseline resolved), or a
 // single CI run.
 import type { Deps } from '../ports';
+import type { Campaign } from '../campaigns/schema';
 import { loadCampaign } from '../campaigns/service';
 import { NotFoundError, ValidationError } from '../errors';
 import { createAndQueueRuns, newRun, newRunsFor } from '../runs/service';
@@ -39,7 +40,7 @@ export interface SingleRunSubmitted {
  * trace_id (required; unknown trace 404).
  */
 export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequest): Promise<BatchSubmitted | SingleRunSubmitted> {
-  await loadCampaign(deps, projectId, body.campaign_id);
+  const campaign = await loadCampaign(deps, projectId, body.campaign_id);
   const pool = await deps.campaigns.getEvalSet(projectId, body.campaign_id);
   const registered = pool.trace_ids.length;
   if (registered < pool.min_scenarios) {
@@ -57,7 +58,7 @@ export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequ
       ]);
     }
     const resolved = baseline ? await resolveBaseline(deps, projectId, body.campaign_id, baseline) : null;
-    return submitBatch(deps, projectId, body.campaign_id, pool.trace_ids, ci, { request: baseline, batch_id: resolved?.ci_batch_id ?? null });
+    return submitBatch(deps, projectId, campaign, pool.trace_ids, ci, { request: baseline, batch_id: resolved?.ci_batch_id ?? null });
   }
   if (baseline) {
     throw new ValidationError('baseline is only for batches: this campaign has no eval-set, so there is nothing to compare scenario by scenario.', [
@@ -70,7 +71,13 @@ export async function submitCiRun(deps: Deps, projectId: string, body: CiRunRequ
     ]);
   }
   if (!(await deps.traces.getSummary(projectId, body.trace_id))) throw new NotFoundError('Trace');
-  const run = newRun(deps, projectId, { trace_id: body.trace_id, campaign_id: body.campaign_id, source: 'ci', ci });
+  const run = newRun(deps, projectId, {
+    trace_id: body.trace_id,
+    campaign_id: body.campaign_id,
+    campaign_version: campaign.version,
+    source: 'ci',
+    ci,
+  });
   await createAndQueueRuns(deps, projectId, [run]);
   return {
     run_id: run.run_id,
@@ -111,18 +118,21 @@ async function resolveBaseline(deps: Deps, projectId: string, campaignId: string
 async function submitBatch(
   deps: Deps,
   projectId: string,
-  campaignId: string,
+  campaign: Pick<Campaign, 'campaign_id' | 'version'>,
   traceIds: string[],
   ci: CiInfo,
   baseline: { request: BaselineRequest | null; batch_id: string | null },
 ): Promise<BatchSubmitted> {
   const batchId = deps.uuid();
   const createdAt = isoMicros(deps.clock.now());
-  const runs: Run[] = newRunsFor(deps, projectId, traceIds, { campaign_id: campaignId, source: 'ci', ci_batch_id: batchId, ci }, createdAt);
+  const { campaign_id: campaignId, version } = campaign;
+  const spec = { campaign_id: campaignId, campaign_version: version, source: 'ci' as const, ci_batch_id: batchId, ci };
+  const runs: Run[] = newRunsFor(deps, projectId, traceIds, spec, createdAt);
   const batch: CiBatch = {
     ci_batch_id: batchId,
     project_id: projectId,
     campaign_id: campaignId,
+    campaign_version: version,
     run_ids: runs.map((r) => r.run_id),
     trace_count: runs.length,
     thresholds: ci.thresholds,

@@ -37,6 +37,8 @@ export interface CiBatch {
   ci_batch_id: string;
   project_id: string;
   campaign_id: string;
+  /** The campaign version its runs run with, fixed at submission (absent on batches created before versions: 1). */
+  campaign_version?: number;
   /** One run per eval-set trace, in pool order; run_ids[0] is the batch's `run_id`. */
   run_ids: string[];
   trace_count: number;
@@ -84,6 +86,7 @@ export interface CiRunState extends CiInfo {
 export interface BatchListing {
   ci_batch_id: string;
   campaign_id: string;
+  campaign_version: number;
   status: BatchStatus;
   decision: Decision;
   pass_rate: number | null;

@@ -3,6 +3,7 @@
 import type { Deps, PageRequest } from '../ports';
 import { NotFoundError, ValidationError } from '../errors';
 import { isFlaky } from '../runs/cells';
+import { campaignVersionOf } from '../runs/campaign-version';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';
 import { aggregateBatch, canonicalThresholds, decideRun } from './decision';
 import type { ScenarioComparison } from './compare';
@@ -35,6 +36,7 @@ export async function getCiRun(deps: Deps, projectId: string, runId: string) {
     trace_id: run.trace_id,
     trace_name: run.trace_name ?? null,
     campaign_id: run.campaign_id,
+    campaign_version: campaignVersionOf(run),
     metadata: ci.metadata ?? {},
     cells: (run.cells ?? []).map((c) => ({ ...c, flaky: isFlaky(c) })),
     created_at: run.created_at,
@@ -62,6 +64,7 @@ export async function getCiBatch(deps: Deps, projectId: string, batchId: string)
     ci_batch_id: batch.ci_batch_id,
     run_id: batch.run_ids[0],
     campaign_id: batch.campaign_id,
+    campaign_version: campaignVersionOf(batch),
     status,
     decision: agg.decision,
     pass_rate: agg.pass_rate,

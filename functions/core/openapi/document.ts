@@ -6,7 +6,7 @@ import { EVENT_TYPES } from '../events';
 import { QUERY_SCHEMAS, REQUEST_SCHEMAS, RESPONSE_SCHEMAS, type ResponseSchemaName } from './schemas';
 import { DEFAULT_SERVER, servedAt } from './servers';
 import { DEFAULT_BODY_LIMIT } from '../limits';
-import { isUuidParam, pathParams, type RouteRow } from '../route-row';
+import { isUuidParam, pathParams, takesIdempotencyKey, type RouteRow } from '../route-row';
 import { WEBHOOK_ID_PATTERN, errorSchema } from './response-blocks';
 import { z } from './zod';
 
@@ -36,6 +36,23 @@ const REPLAYED: ResponseConfig['headers'] = {
   },
 };
 
+const ETAG: ResponseConfig['headers'] = {
+  ETag: { description: 'The version of the resource, quoted ("3"); send it back as If-Match to update it.', schema: { type: 'string' } },
+};
+
+/** The request headers a route documents: Idempotency-Key, If-Match. */
+function requestHeaders(r: RouteRow, shared: SharedParams) {
+  const fields: Record<string, ZodType> = {};
+  if (takesIdempotencyKey(r)) fields['Idempotency-Key'] = shared.idempotencyKey;
+  if (r.etag === 'write') {
+    fields['If-Match'] = z
+      .string()
+      .optional()
+      .openapi({ description: 'Update only if the resource is still at this version: 3, or its ETag "3" (* matches any); else 412.' });
+  }
+  return Object.keys(fields).length ? z.object(fields) : undefined;
+}
+
 function tagOf(path: string): string {
   const segment = path.split('/')[2];
   return TAGS.some((t) => t.name === segment) ? segment : 'service';
@@ -60,7 +77,7 @@ function pathParam(name: string): ZodType {
 /** The error statuses a route can answer, each with what causes it. */
 export function errorStatuses(r: RouteRow): Record<number, string> {
   const params = r.path.includes('{');
-  const idempotent = r.method === 'POST' && r.auth;
+  const idempotent = takesIdempotencyKey(r);
   const out: Record<number, string[]> = {};
   const add = (status: number, text: string | undefined) => {
     if (text) (out[status] ??= []).push(text);
@@ -81,8 +98,10 @@ export function errorStatuses(r: RouteRow): Record<number, string> {
     r.list && 'limit is not an integer from 1 to 100, or the cursor was not issued by this listing',
     r.query && 'a filter is invalid',
     idempotent && 'the Idempotency-Key is longer than 255 characters',
+    r.etag === 'write' && 'If-Match is not a version number or its quoted ETag',
   ].filter(Boolean);
   if (invalid.length) add(422, `validation_error: ${invalid.join('; or ')}`);
+  if (r.etag === 'write') add(412, 'precondition_failed: If-Match names a version that is no longer the current one');
   for (const [status, text] of Object.entries(r.errors ?? {})) add(Number(status), text);
   add(429, 'rate_limited: too many requests; retry later');
   add(500, 'internal_error: an unexpected error, logged with the request id');
@@ -91,12 +110,13 @@ export function errorStatuses(r: RouteRow): Record<number, string> {
 }
 
 function successResponse(r: RouteRow, status: number, name: ResponseSchemaName | undefined): ResponseConfig {
-  const replayable = r.method === 'POST' && r.auth;
+  const replayable = takesIdempotencyKey(r);
   const content: ResponseConfig['content'] = name ? { 'application/json': { schema: RESPONSE_SCHEMAS[name] } } : undefined;
   if (content && r.body === 'TraceInput' && status === 200) {
     content['application/x-protobuf'] = { schema: z.string().openapi({ description: 'ExportTraceServiceResponse, for a protobuf export.' }) };
   }
-  return { description: SUCCESS[status] ?? 'Success', ...(replayable ? { headers: REPLAYED } : {}), ...(content ? { content } : {}) };
+  const headers = { ...(replayable ? REPLAYED : {}), ...(r.etag ? ETAG : {}) };
+  return { description: SUCCESS[status] ?? 'Success', ...(Object.keys(headers).length ? { headers } : {}), ...(content ? { content } : {}) };
 }
 
 /** Parameters registered once as components and referenced by every operation that takes them. */
@@ -132,7 +152,7 @@ function operation(r: RouteRow, shared: SharedParams): RouteConfig {
     request: {
       ...(names.length ? { params: z.object(Object.fromEntries(names.map((p) => [p, pathParam(p)]))) } : {}),
       ...(r.list || r.query ? { query: z.object({ ...query, ...(r.query ? QUERY_SCHEMAS[r.query].shape : {}) }) } : {}),
-      ...(r.method === 'POST' && r.auth ? { headers: z.object({ 'Idempotency-Key': shared.idempotencyKey }) } : {}),
+      ...(requestHeaders(r, shared) ? { headers: requestHeaders(r, shared) } : {}),
       ...(body ? { body: { content, required: !r.optionalBody, ...(r.optionalBody ? { description: 'May be absent or empty.' } : {}) } } : {}),
     },
     responses,

@@ -2,7 +2,7 @@
 // the response schemas next to each domain's views, and the filters of the list routes.
 import type { ZodType } from 'zod';
 import { campaignInputSchema, evalSetPatchSchema } from '../campaigns/schema';
-import { campaignListSchema, campaignSchema, evalSetSchema, evalSetUpdateSchema } from '../campaigns/response-schemas';
+import { campaignListSchema, campaignSchema, campaignVersionListSchema, evalSetSchema, evalSetUpdateSchema } from '../campaigns/response-schemas';
 import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema } from '../ci/response-schemas';
 import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema } from '../ci/schema';
 import { healthSchema, openApiDocumentSchema } from './response-blocks';
@@ -59,6 +59,7 @@ export const RESPONSE_SCHEMAS = {
   Trace: traceSchema,
   Campaign: campaignSchema,
   CampaignList: campaignListSchema,
+  CampaignVersionList: campaignVersionListSchema,
   EvalSet: evalSetSchema,
   EvalSetUpdate: evalSetUpdateSchema,
   PackQueued: packQueuedSchema,
@@ -88,6 +89,13 @@ const batchFilter = batchFilterSchema.shape;
 
 /** Filters of list routes (besides limit and cursor), by the name a route row gives in `query`: the handlers' schemas. */
 export const QUERY_SCHEMAS = {
+  CampaignVersionQuery: z.object({
+    version: z
+      .string()
+      .regex(/^[1-9][0-9]{0,8}$/)
+      .optional()
+      .openapi({ description: 'Read this version of the campaign (404 for a version that never existed); default the current one.' }),
+  }),
   RunFilter: z.object({
     campaign_id: classicOf(runFilter.campaign_id).openapi({ description: 'Only runs of this campaign.' }),
     trace_id: classicOf(runFilter.trace_id).openapi({ description: 'Only runs of this trace.' }),

@@ -4,6 +4,7 @@ import type { Target } from '../campaigns/schema';
 import type { BusEvent } from '../events';
 import type { Deps, ReplayMessage } from '../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
+import { campaignOfRun } from '../runs/campaign-version';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';
 import { createJudge } from './judge';
@@ -92,7 +93,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   if (!run) return null;
   if (isTerminal(run.status)) return publishCompletion(deps, run, opts);
 
-  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), deps.campaigns.get(pid, run.campaign_id, { poolCount: false })]);
+  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), campaignOfRun(deps, run)]);
   if (!trace || !campaign) {
     const reason = !trace ? `trace ${run.trace_id} no longer exists` : `campaign ${run.campaign_id} no longer exists`;
     return failRun(deps, run, reason, opts);

@@ -23,7 +23,7 @@ export interface PackQueued {
  * 422 unknown_trace for ids that are not traces of the project.
  */
 export async function createRunPack(deps: Deps, projectId: string, campaignId: string, body: RunPackRequest): Promise<PackQueued> {
-  await loadCampaign(deps, projectId, campaignId);
+  const campaign = await loadCampaign(deps, projectId, campaignId);
   const traceIds = [...new Set(body.trace_ids ?? (await deps.campaigns.getEvalSet(projectId, campaignId)).trace_ids)];
   if (traceIds.length === 0) {
     throw new ValidationError('Nothing to run: send trace_ids, or register traces in the campaign eval-set.', [
@@ -33,7 +33,13 @@ export async function createRunPack(deps: Deps, projectId: string, campaignId: s
   if (body.trace_ids) await assertTracesExist(deps, projectId, traceIds);
   const packId = deps.uuid();
   const createdAt = isoMicros(deps.clock.now());
-  const runs = newRunsFor(deps, projectId, traceIds, { campaign_id: campaignId, source: 'pack', pack_id: packId }, createdAt);
+  const runs = newRunsFor(
+    deps,
+    projectId,
+    traceIds,
+    { campaign_id: campaignId, campaign_version: campaign.version, source: 'pack', pack_id: packId },
+    createdAt,
+  );
   const pack: RunPack = {
     pack_id: packId,
     project_id: projectId,

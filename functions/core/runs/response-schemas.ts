@@ -38,6 +38,7 @@ const runFields = {
   trace_id: uuidOut,
   trace_name: z.string().nullable(),
   campaign_id: uuidOut,
+  campaign_version: z.number().int().min(1).openapi({ description: 'The campaign version the run runs with, fixed when it was created.' }),
   source: z.enum(['replay', 'ci', 'pack']),
   status: runStatusSchema,
   created_at: timestamp,

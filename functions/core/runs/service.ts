@@ -4,11 +4,13 @@ import { NotFoundError } from '../errors';
 import type { BusEvent } from '../events';
 import { projectEvent } from '../publish';
 import { isoMicros } from '../time';
+import { campaignVersionOf } from './campaign-version';
 import { EMPTY_SUMMARY, type CiInfo, type Run, type RunSource } from './types';
 
 export interface NewRunSpec {
   trace_id: string;
   campaign_id: string;
+  campaign_version: number;
   source: RunSource;
   ci_batch_id?: string | null;
   pack_id?: string | null;
@@ -22,6 +24,7 @@ export function newRun(deps: Pick<Deps, 'uuid' | 'clock'>, projectId: string, sp
     project_id: projectId,
     trace_id: spec.trace_id,
     campaign_id: spec.campaign_id,
+    campaign_version: spec.campaign_version,
     source: spec.source,
     status: 'queued',
     created_at: isoMicros(deps.clock.now()),
@@ -69,8 +72,9 @@ export async function createAndQueueRuns(deps: Deps, projectId: string, runs: Ru
 export async function createReplayRun(deps: Deps, projectId: string, body: { trace_id: string; campaign_id: string }) {
   const trace = await deps.traces.getSummary(projectId, body.trace_id);
   if (!trace) throw new NotFoundError('Trace');
-  if (!(await deps.campaigns.get(projectId, body.campaign_id, { poolCount: false }))) throw new NotFoundError('Campaign');
-  const run = newRun(deps, projectId, { ...body, source: 'replay' });
+  const campaign = await deps.campaigns.get(projectId, body.campaign_id, { poolCount: false });
+  if (!campaign) throw new NotFoundError('Campaign');
+  const run = newRun(deps, projectId, { ...body, campaign_version: campaign.version, source: 'replay' });
   await createAndQueueRuns(deps, projectId, [run]);
   return { run_id: run.run_id, status: run.status, trace_id: run.trace_id, campaign_id: run.campaign_id, created_at: run.created_at };
 }
@@ -88,6 +92,7 @@ export function runView(run: Run) {
     trace_id: run.trace_id,
     trace_name: run.trace_name ?? null,
     campaign_id: run.campaign_id,
+    campaign_version: campaignVersionOf(run),
     source: run.source,
     status: run.status,
     created_at: run.created_at,

@@ -112,6 +112,8 @@ export interface Run {
   project_id: string;
   trace_id: string;
   campaign_id: string;
+  /** The campaign version the run runs with, fixed at creation (absent on runs created before versions: 1). */
+  campaign_version?: number;
   source: RunSource;
   status: RunStatus;
   created_at: string;

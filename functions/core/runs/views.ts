@@ -3,6 +3,7 @@ import type { Deps, PageRequest } from '../ports';
 import { planAttempts } from '../replay/plan';
 import { scoringContext, type ScoringContext } from '../replay/scoring';
 import { loadRun, runView } from './service';
+import { campaignOfRun } from './campaign-version';
 import type { Run } from './types';
 
 /** Scoring contexts of terminal runs kept per warm container, per set of adapters (a test's fakes are their own). */
@@ -36,7 +37,7 @@ export async function getRunDetail(deps: Deps, projectId: string, runId: string)
   let scoring = final ? cachedScoring(deps, cacheKey) : undefined;
   if (!scoring) {
     const [campaign, attempts] = await Promise.all([
-      deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
+      campaignOfRun(deps, run),
       deps.runs.listAttempts(projectId, runId, { transcripts: false, final }),
     ]);
     scoring = scoringContext(campaign, attempts);
@@ -65,7 +66,7 @@ export async function getPolicyEvents(deps: Deps, projectId: string, runId: stri
 export async function getSecurityEvents(deps: Deps, projectId: string, runId: string) {
   const run = await loadRun(deps, projectId, runId);
   const [campaign, attempts, events] = await Promise.all([
-    deps.campaigns.get(projectId, run.campaign_id, { poolCount: false }),
+    campaignOfRun(deps, run),
     deps.runs.listAttempts(projectId, runId, { transcripts: false }),
     deps.runs.listSecurityEvents(projectId, runId),
   ]);

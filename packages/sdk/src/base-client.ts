@@ -56,6 +56,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Query parameters; undefined values are left out. */
   query?: Record<string, QueryValue>;
+  /** Further request headers (`If-Match`). */
+  headers?: Record<string, string>;
 }
 
 /** An answer: the HTTP status and the parsed JSON body (undefined for 204). */
@@ -117,6 +119,7 @@ export class BaseClient {
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
+    Object.assign(headers, opts.headers);
     const tries = IDEMPOTENT_METHODS.has(method) || opts.idempotencyKey ? this.retries + 1 : 1;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {

@@ -5,6 +5,7 @@ import type {
   AttemptDetail,
   Campaign,
   CampaignInput,
+  CampaignVersion,
   CiBatchListItem,
   CiBatchListQuery,
   CiBatchView,
@@ -100,9 +101,26 @@ export class RtsClient extends BaseClient {
     return this.get('/v1/campaigns', query);
   }
 
-  /** GET /v1/campaigns/{campaign_id}. */
-  getCampaign(campaignId: string): Promise<Campaign> {
-    return this.get(`/v1/campaigns/${seg(campaignId)}`);
+  /** GET /v1/campaigns/{campaign_id}: the current version, or with `version` an older one (404 if it never existed). */
+  getCampaign(campaignId: string, opts: { version?: number } = {}): Promise<Campaign> {
+    return this.get(`/v1/campaigns/${seg(campaignId)}`, { version: opts.version });
+  }
+
+  /**
+   * PUT /v1/campaigns/{campaign_id}: replaces the definition; resolves to the campaign at its new `version` (the same
+   * version when nothing changed). A secret sent back as `"***"` keeps the stored one. `ifMatch` (a version): a 412
+   * `precondition_failed` if the campaign has moved past it. A random Idempotency-Key is sent unless one is given, so a
+   * retry after a lost answer replays it instead of meeting its own update as a stale If-Match.
+   */
+  updateCampaign(campaignId: string, campaign: CampaignInput, opts: { ifMatch?: number; idempotencyKey?: string } = {}): Promise<Campaign> {
+    const headers = opts.ifMatch === undefined ? undefined : { 'If-Match': `"${opts.ifMatch}"` };
+    const idempotencyKey = keyOr(opts.idempotencyKey);
+    return this.request<Campaign>('PUT', `/v1/campaigns/${seg(campaignId)}`, campaign, { idempotencyKey, headers }).then((r) => r.body);
+  }
+
+  /** GET /v1/campaigns/{campaign_id}/versions: versions newest first, each with what it changed. */
+  listCampaignVersions(campaignId: string, query: PageQuery = {}): Promise<Page<CampaignVersion>> {
+    return this.get(`/v1/campaigns/${seg(campaignId)}/versions`, query);
   }
 
   /** GET /v1/campaigns/{campaign_id}/eval-set: the pool of traces CI batches run, and min_scenarios. */

@@ -50,6 +50,8 @@ export type OtlpExportResult = Schemas['OtlpExportResult'];
 export type CampaignInput = Schemas['CampaignInput'];
 /** A campaign as returned: defaults applied, attack_suite expanded, secrets shown as `"***"`. */
 export type Campaign = Schemas['Campaign'];
+/** One version of a campaign and what it changed against the one before (GET /v1/campaigns/{id}/versions). */
+export type CampaignVersion = Schemas['CampaignVersion'];
 /** As stored and returned (defaults applied). */
 export type Target = Schemas['Target'];
 /** As sent: `headers` and `api_key` are write-only (answers show `"***"`). */

@@ -22,6 +22,8 @@ const CALLS: Record<string, (c: RtsClient) => Promise<unknown>> = {
   'POST /v1/campaigns': (c) => c.createCampaign({ name: 'n', target: { type: 'recorded' } }),
   'GET /v1/campaigns': (c) => c.listCampaigns(),
   'GET /v1/campaigns/{campaign_id}': (c) => c.getCampaign(ID),
+  'PUT /v1/campaigns/{campaign_id}': (c) => c.updateCampaign(ID, { name: 'n', target: { type: 'recorded' } }),
+  'GET /v1/campaigns/{campaign_id}/versions': (c) => c.listCampaignVersions(ID, { limit: 5 }),
   'PATCH /v1/campaigns/{campaign_id}/eval-set': (c) => c.updateEvalSet(ID, { add_trace_ids: [OTHER] }),
   'GET /v1/campaigns/{campaign_id}/eval-set': (c) => c.getEvalSet(ID),
   'POST /v1/campaigns/{campaign_id}/run-pack': (c) => c.runPack(ID),
@@ -99,6 +101,23 @@ describe('RtsClient methods', () => {
       ['campaign_id', ID],
       ['status', 'failed'],
     ]);
+  });
+
+  it('sends updateCampaign with If-Match as an ETag and an Idempotency-Key, and getCampaign with ?version', async () => {
+    // Prepare
+    const f = fakeFetch({ status: 200, body: {} }, { status: 200, body: {} });
+    const c = client(f);
+
+    // Act
+    await c.updateCampaign(ID, { name: 'n', target: { type: 'recorded' } }, { ifMatch: 3 });
+    await c.getCampaign(ID, { version: 2 });
+
+    // Assess
+    const [put, get] = f.calls;
+    expect(put.init.method).toBe('PUT');
+    expect(put.init.headers).toMatchObject({ 'If-Match': '"3"', 'Idempotency-Key': expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(JSON.parse(put.init.body!)).toEqual({ name: 'n', target: { type: 'recorded' } });
+    expect(get.url.searchParams.get('version')).toBe('2');
   });
 
   it('sends no body and no Content-Type on POSTs without one (rotate-secret, test, resend)', async () => {

@@ -77,6 +77,7 @@ function render(st: BatchState, b: CiBatchView, onFilter: (f: ScenarioFilter) =>
     intervalPanel(b),
     meta([
       ['Campaign', campaignLink(b.campaign_id, st.campaign?.name)],
+      ['Campaign version', typeof b.campaign_version === 'number' ? num(b.campaign_version) : null],
       ...metadataPairs(b.metadata),
       ['Baseline', baselineValue(b)],
       ['Thresholds', thresholdsText(b.thresholds)],

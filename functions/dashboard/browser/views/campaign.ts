@@ -44,6 +44,7 @@ function settings(c: Campaign, ev: EvalSet | null): HTMLElement {
   const minScenarios = ev?.min_scenarios ?? c.eval_set?.min_scenarios;
   return meta([
     ['Campaign id', h('span', { class: 'mono' }, c.campaign_id)],
+    ['Version', typeof c.version === 'number' ? num(c.version) : null],
     ['Target', targetText(c)],
     ['Repeats', num(c.repeats)],
     ['Baseline attempt', c.include_baseline === false ? 'no' : 'yes'],

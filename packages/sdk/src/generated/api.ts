@@ -96,8 +96,26 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A campaign, secrets redacted. */
+    /** A campaign (the current version, or ?version=n; 404 for one that never existed), secrets redacted. */
     get: operations['get-campaign'];
+    /** Replace the definition: a new version (campaign.updated), or none for the same one; "***" keeps a stored secret. */
+    put: operations['put-campaign'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/campaigns/{campaign_id}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The versions of a campaign, newest first, each with what it changed against the one before. */
+    get: operations['list-campaign-versions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -745,6 +763,8 @@ export interface components {
       criteria: components['schemas']['Criterion'][];
       /** Format: date-time */
       created_at: string;
+      /** @description The definition's version: 1 at creation, +1 per PUT that changes it; also the ETag (quoted). */
+      version: number;
       eval_set: {
         trace_count: number;
         min_scenarios: number;
@@ -2256,6 +2276,41 @@ export interface components {
       /** @description Pass as ?cursor= for the next page; null on the last page. */
       next_cursor: string | null;
     };
+    CampaignVersionList: {
+      items: components['schemas']['CampaignVersion'][];
+      /** @description Pass as ?cursor= for the next page; null on the last page. */
+      next_cursor: string | null;
+    };
+    CampaignVersion: {
+      version: number;
+      /**
+       * Format: date-time
+       * @description When this version was committed (version 1: the campaign's creation).
+       */
+      created_at: string;
+      name: string;
+      changes: {
+        /** @description Ids added, removed, and kept with another definition. */
+        mutations: {
+          added: string[];
+          removed: string[];
+          changed: string[];
+        };
+        /** @description Ids added, removed, and kept with another definition. */
+        policies: {
+          added: string[];
+          removed: string[];
+          changed: string[];
+        };
+        /** @description Campaign-level criteria added and removed (compared whole). */
+        criteria: {
+          added: components['schemas']['Criterion'][];
+          removed: components['schemas']['Criterion'][];
+        };
+        /** @description Other top-level fields whose value changed (name, target, repeats, ...), sorted. */
+        fields: string[];
+      };
+    };
     EvalSetUpdate: {
       /** Format: uuid */
       campaign_id: string;
@@ -2319,6 +2374,8 @@ export interface components {
       trace_name: string | null;
       /** Format: uuid */
       campaign_id: string;
+      /** @description The campaign version the run runs with, fixed when it was created. */
+      campaign_version: number;
       /** @enum {string} */
       source: 'replay' | 'ci' | 'pack';
       status: components['schemas']['RunStatus'];
@@ -2361,6 +2418,8 @@ export interface components {
       trace_name: string | null;
       /** Format: uuid */
       campaign_id: string;
+      /** @description The campaign version the run runs with, fixed when it was created. */
+      campaign_version: number;
       /** @enum {string} */
       source: 'replay' | 'ci' | 'pack';
       status: components['schemas']['RunStatus'];
@@ -2659,6 +2718,8 @@ export interface components {
       trace_name: string | null;
       /** Format: uuid */
       campaign_id: string;
+      /** @description The campaign version the run runs with, fixed when it was created. */
+      campaign_version: number;
       metadata: components['schemas']['CiMetadata'];
       cells: components['schemas']['CiRunCell'][];
       /** Format: date-time */
@@ -2693,6 +2754,8 @@ export interface components {
       run_id: string;
       /** Format: uuid */
       campaign_id: string;
+      /** @description The campaign version every run of the batch runs with, fixed at submission. */
+      campaign_version: number;
       /** @enum {string} */
       status: 'queued' | 'running' | 'done';
       /** @enum {string} */
@@ -2842,6 +2905,8 @@ export interface components {
       ci_batch_id: string;
       /** Format: uuid */
       campaign_id: string;
+      /** @description The campaign version of the batch. */
+      campaign_version: number;
       /** @enum {string} */
       status: 'queued' | 'running' | 'done';
       /** @enum {string} */
@@ -2875,6 +2940,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | '*'
@@ -2914,6 +2980,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | '*'
@@ -2942,6 +3009,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | '*'
@@ -2981,6 +3049,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | '*'
@@ -3017,6 +3086,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | 'webhook.test';
@@ -3046,6 +3116,7 @@ export interface components {
         | 'run.pack_queued'
         | 'run.replay_queued'
         | 'campaign.created'
+        | 'campaign.updated'
         | 'ci.decision.pass'
         | 'ci.decision.fail'
         | 'webhook.test';
@@ -3683,7 +3754,10 @@ export interface operations {
   };
   'get-campaign': {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Read this version of the campaign (404 for a version that never existed); default the current one. */
+        version?: string;
+      };
       header?: never;
       path: {
         /** @description Lowercase UUID v4; a malformed id is a 404. */
@@ -3696,6 +3770,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description The version of the resource, quoted ("3"); send it back as If-Match to update it. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3713,6 +3789,258 @@ export interface operations {
       };
       /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description validation_error: a filter is invalid */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description rate_limited: too many requests; retry later */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error: an unexpected error, logged with the request id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: the store, or the check of the credentials, failed for a moment; retry */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error (e.g. 504 when the route times out): the same error body */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'put-campaign': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Per project. Within 24 h, the same key with the same request (method, path, query string and body) returns the first answer again, without any secret it held; with another request, 409. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /** @description Update only if the resource is still at this version: 3, or its ETag "3" (* matches any); else 412. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CampaignInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description "true" when this is the stored answer to an earlier request with the same Idempotency-Key (kept 24 h). */
+          'Idempotent-Replayed'?: 'true';
+          /** @description The version of the resource, quoted ("3"); send it back as If-Match to update it. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Campaign'];
+        };
+      };
+      /** @description invalid_json: the body is not JSON, or not a JSON object */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unauthorized: missing or unknown X-API-Key, a key of another project, or a missing or malformed X-Project-Id */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description idempotency_conflict: this Idempotency-Key was used with another request (method, path, query string or body), or its first request is still running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description precondition_failed: If-Match names a version that is no longer the current one */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description payload_too_large: the body exceeds 256 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unsupported_media_type: a body without Content-Type: application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description validation_error: the body fails validation (details name each problem); or the Idempotency-Key is longer than 255 characters; or If-Match is not a version number or its quoted ETag */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description rate_limited: too many requests; retry later */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error: an unexpected error, logged with the request id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description service_unavailable: the store, or the check of the credentials, failed for a moment; retry */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error (e.g. 504 when the route times out): the same error body */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'list-campaign-versions': {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-100 (default 50). */
+        limit?: components['parameters']['Limit'];
+        /** @description The next_cursor of the previous page (opaque). */
+        cursor?: components['parameters']['Cursor'];
+      };
+      header?: never;
+      path: {
+        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        campaign_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CampaignVersionList'];
+        };
+      };
+      /** @description unauthorized: missing or unknown X-API-Key, a key of another project, or a missing or malformed X-Project-Id */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description validation_error: limit is not an integer from 1 to 100, or the cursor was not issued by this listing */
+      422: {
         headers: {
           [name: string]: unknown;
         };

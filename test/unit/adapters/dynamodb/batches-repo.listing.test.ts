@@ -108,6 +108,7 @@ describe('DynamoBatchesRepo listing entries', () => {
       entity: 'ci_batch_listing',
       ci_batch_id: b.ci_batch_id,
       campaign_id: b.campaign_id,
+      campaign_version: 1,
       status: 'queued',
       decision: 'pending',
       pass_rate: null,
@@ -145,6 +146,7 @@ describe('DynamoBatchesRepo listing entries', () => {
     expect(listed).toEqual({
       ci_batch_id: b.ci_batch_id,
       campaign_id: b.campaign_id,
+      campaign_version: 1,
       status: 'done',
       decision: 'fail',
       pass_rate: 0.75,

@@ -164,6 +164,7 @@ describe('a non-empty pool makes a batch of one run per registered trace', () =>
       ci_batch_id: res.ci_batch_id,
       project_id: PROJECT_ID,
       campaign_id: CAMPAIGN_ID,
+      campaign_version: 1,
       run_ids: runIds,
       trace_count: 3,
       thresholds,

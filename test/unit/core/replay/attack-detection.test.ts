@@ -143,6 +143,7 @@ describe('an attack_suite campaign through the engine', () => {
     ),
     campaign_id: CAMPAIGN_ID,
     created_at: '2026-11-21T00:00:00.000000+00:00',
+    version: 1,
     eval_set: { trace_count: 0, min_scenarios: 0 },
   };
   const lookup = call('lookup_order', { order_id: '1234' });
