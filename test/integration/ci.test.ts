@@ -165,6 +165,8 @@ describe('CI batch aggregation', () => {
         'baseline_batch_id',
         'baseline_missing',
         'comparison',
+        'throttled_ms',
+        'throttle_count',
       ].sort(),
     );
     expect(batch).toMatchObject({
