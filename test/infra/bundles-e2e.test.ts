@@ -176,14 +176,20 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   await ask('read trace', 'GET', `/v1/traces/${traceIds[0]}`);
 
   // Campaigns: the demo agent over the step protocol (mutations, policies with a user regex, detectors), and audit mode.
-  const agentCampaign = await ask('create agent campaign', 'POST', '/v1/campaigns', {
-    ...sample('campaign.json'),
-    target: { type: 'http', url: agentUrl, timeout_ms: 10_000 },
-  });
+  const agentCampaignBody = { ...sample('campaign.json'), target: { type: 'http', url: agentUrl, timeout_ms: 10_000 } };
+  const agentCampaign = await ask('create agent campaign', 'POST', '/v1/campaigns', agentCampaignBody);
   const recorded = await ask('create recorded campaign', 'POST', '/v1/campaigns', sample('campaign-recorded.json'));
   const [agentCampaignId, recordedCampaignId] = [agentCampaign.body.campaign_id as string, recorded.body.campaign_id as string];
   await ask('list campaigns', 'GET', '/v1/campaigns');
   await ask('read campaign', 'GET', `/v1/campaigns/${agentCampaignId}`);
+  await ask(
+    'update campaign',
+    'PUT',
+    `/v1/campaigns/${agentCampaignId}`,
+    { ...agentCampaignBody, name: 'refund agent, version 2' },
+    { 'If-Match': '1' },
+  );
+  await ask('campaign versions', 'GET', `/v1/campaigns/${agentCampaignId}/versions`);
 
   // A run to completion, with everything it produced.
   const run = await ask('queue run', 'POST', '/v1/runs', { trace_id: traceIds[0], campaign_id: agentCampaignId });

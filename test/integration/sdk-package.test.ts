@@ -183,6 +183,8 @@ describe('RtsClient as installed, against the local service', () => {
     const campaign = keep('Sdk.Campaign', await c.createCampaign(campaignBody));
     keep('Sdk.Page<Sdk.Campaign>', await c.listCampaigns({ limit: 5 }));
     keep('Sdk.Campaign', await c.getCampaign(campaign.campaign_id));
+    keep('Sdk.Campaign', await c.updateCampaign(campaign.campaign_id, { ...campaignBody, name: `${campaignBody.name} v2` }, { ifMatch: 1 }));
+    keep('Sdk.Page<Sdk.CampaignVersion>', await c.listCampaignVersions(campaign.campaign_id));
     const pool = [refund.body.trace_id, flight.body.trace_id];
     keep('Sdk.EvalSetUpdate', await c.updateEvalSet(campaign.campaign_id, { add_trace_ids: pool, min_scenarios: 2 }));
     keep('Sdk.EvalSet', await c.getEvalSet(campaign.campaign_id));
