@@ -2,7 +2,7 @@
 // the HTTP chain reads its handler's row (route() in functions/http-chain/route.ts) and the OpenAPI document is built from it.
 // Each row is an export of its own, so a handler that imports its row bundles that row and no other.
 import type { RouteRow } from '../functions/core/route-row';
-import { TRACE_BODY_LIMIT, TRACE_MAX_DEPTH } from '../functions/core/limits';
+import { MCP_BODY_LIMIT, TRACE_BODY_LIMIT, TRACE_MAX_DEPTH } from '../functions/core/limits';
 
 export type { HttpMethod, RouteRow, Wiring } from '../functions/core/route-row';
 
@@ -351,6 +351,25 @@ export const POST_WEBHOOK_TEST = webhookCommand({
 });
 
 /** Every route, in the order of the OpenAPI document. */
+export const POST_MCP: RouteRow = {
+  method: 'POST',
+  path: '/v1/mcp/{run_id}/{attempt}',
+  handler: 'post-mcp',
+  auth: false,
+  table: 'readwrite',
+  maxBodyBytes: MCP_BODY_LIMIT,
+  status: 200,
+  summary:
+    "The MCP endpoint (Streamable HTTP transport, JSON-RPC 2.0 answered as JSON) an `mcp` target's agent connects to while rts invokes it for one attempt: initialize, ping, tools/list, tools/call (the attempt's recorded tools, served under its mutation and policies). Authenticated by the attempt's bearer token sent in the invoke (`Authorization: Bearer rts_mcp_...`), not by an API key; 202 for notifications only; GET and DELETE are 405. Errors are JSON-RPC error bodies.",
+  errors: {
+    400: 'a JSON-RPC parse error or invalid request, or an unsupported MCP-Protocol-Version (a JSON-RPC error body)',
+    401: 'the token is unknown, or its attempt is not being invoked (a JSON-RPC error body; nothing is recorded)',
+    404: "the run id is not a UUID, or the Mcp-Session-Id is not this attempt's",
+    413: 'the body is over the limit',
+    415: 'the body is not application/json',
+  },
+};
+
 export const routes: readonly RouteRow[] = [
   GET_HEALTH,
   GET_OPENAPI,
@@ -387,6 +406,7 @@ export const routes: readonly RouteRow[] = [
   POST_WEBHOOK_RESEND,
   POST_WEBHOOK_RECOVER,
   POST_WEBHOOK_TEST,
+  POST_MCP,
 ];
 
 /** Handler modules of the non-HTTP functions, for the stack and the handler-export test. */

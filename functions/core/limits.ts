@@ -7,6 +7,8 @@
 export const DEFAULT_BODY_LIMIT = 262_144;
 /** Request body limit of POST /v1/traces, also the bound of a gzip-compressed body once decompressed: 5 MiB. */
 export const TRACE_BODY_LIMIT = 5_242_880;
+/** Request body limit of the MCP endpoint (one JSON-RPC message or batch; a call's recorded arguments have their own): 1 MiB. */
+export const MCP_BODY_LIMIT = 1_048_576;
 
 /** JSON nesting depth of a request body, where its row sets none: what DynamoDB can store. */
 export const DEFAULT_MAX_DEPTH = 32;

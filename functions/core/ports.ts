@@ -8,6 +8,7 @@ import type { Trace, TraceSummary } from './traces/schema';
 import type { OtlpTraceState } from './traces/otlp/types';
 import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from './runs/types';
 import type { DeliveryLogRepo, WebhooksRepo } from './webhooks/ports';
+import type { McpSessionsRepo } from './mcp/port';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from './ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from './ci/compare';
 
@@ -227,6 +228,7 @@ export interface LeasesRepo {
 /** Per-target limits (docs/campaigns-and-replay.md#limits-and-429): the port's types live beside its implementations. */
 export type { KeyLimits, LimiterSlot, TargetLimiter } from './replay/limits/port';
 export type { DeliveryLogRepo, WebhookChanges, WebhooksRepo } from './webhooks/ports';
+export type { AppendResult, McpCall, McpSession, McpSessionsRepo } from './mcp/port';
 
 export interface EventPublisher {
   publish(events: BusEvent[]): Promise<void>;
@@ -279,6 +281,7 @@ export interface Repos {
   rateLimits: RateLimitsRepo;
   leases: LeasesRepo;
   cursorKeys: CursorKeysRepo;
+  mcpSessions: McpSessionsRepo;
 }
 
 /** Everything a core service may use; wired once per runtime (Lambda or local). */
@@ -289,6 +292,8 @@ export interface Deps extends Repos {
   uuid: () => string;
   /** Base URL of the dashboard (for dashboard_url). */
   dashboardBase: () => string;
+  /** Public base URL of the API, no trailing slash (an `mcp` target's agent connects to its MCP endpoint there). */
+  apiBase?: () => string;
   /** Outbound HTTP with the SSRF guard (agent targets, webhook deliveries). */
   http: HttpSender;
   /** Waits between retries (tests replace it to skip the waits). */

@@ -45,6 +45,8 @@ export interface RouteContext<B> {
 
 export interface RouteResult {
   status: number;
+  /** Sent as it is (with the Content-Type given in `headers`) in place of `body`: a protocol answer already serialised. */
+  text?: string;
   /** Serialised as JSON; a Uint8Array is sent as it is (binary, with the Content-Type given in `headers`). */
   body?: unknown;
   headers?: Record<string, string>;
@@ -209,6 +211,7 @@ export function route(row: ChainRow, ...args: [RouteFn<undefined>] | [BodyHandli
       return withIdempotency(deps, request, idemKey, row.secretFields ?? [], requestId, inProgressMs(context), run);
     }
     const result = await run();
+    if (result.text !== undefined) return { statusCode: result.status, headers: result.headers ?? {}, body: result.text };
     return json(result.status, result.body, result.headers);
   };
 

@@ -26,6 +26,7 @@ export const REPO_NAMES: readonly (keyof Repos)[] = [
   'rateLimits',
   'leases',
   'cursorKeys',
+  'mcpSessions',
 ];
 
 /** true in a Lambda bundle (esbuild `define`, lib/constructs/bundling.ts); undeclared when running from source. */
@@ -110,6 +111,7 @@ export function getDeps(): Deps {
       clock: systemClock,
       uuid: newUuid,
       dashboardBase,
+      apiBase: publicBaseUrl,
       http: http ?? (async () => unwired('http')),
       sleep: realSleep,
       ...overrides,

@@ -7,6 +7,7 @@ import { DynamoDeliveryLogRepo } from '../adapters/dynamodb/delivery-log-repo';
 import { DynamoIdempotencyRepo } from '../adapters/dynamodb/idempotency-repo';
 import { DynamoJudgeCacheRepo } from '../adapters/dynamodb/judge-cache-repo';
 import { DynamoLeasesRepo } from '../adapters/dynamodb/leases-repo';
+import { DynamoMcpSessionsRepo } from '../adapters/dynamodb/mcp-sessions-repo';
 import { DynamoProjectsRepo } from '../adapters/dynamodb/projects-repo';
 import { DynamoRateLimitsRepo } from '../adapters/dynamodb/rate-limits-repo';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
@@ -27,4 +28,5 @@ export const deliveryLog = (): Repos['deliveryLog'] => new DynamoDeliveryLogRepo
 export const judgeCache = (): Repos['judgeCache'] => new DynamoJudgeCacheRepo();
 export const rateLimits = (): Repos['rateLimits'] => new DynamoRateLimitsRepo();
 export const leases = (): Repos['leases'] => new DynamoLeasesRepo();
+export const mcpSessions = (): Repos['mcpSessions'] => new DynamoMcpSessionsRepo();
 export const cursorKeys = (): Repos['cursorKeys'] => new CursorKeys();

@@ -36,6 +36,9 @@
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
 //     (replay workers' per-project share; expiring, TTL a day after the lease ends)
+// 28. the MCP session of an mcp attempt       pk=MCP#<rid>#<attempt>          sk=SESSION
+//     (keyed by its run, a server-made UUID, as its URL names it; the item holds its project, and its token's hash is
+//     the credential; TTL a day after the run's last invoke could end)
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -113,6 +116,7 @@ export const keys = {
 
   leaseSlot: (pid: string, scope: string, n: number) => ({ pk: `LEASE#${pid}#${scope}`, sk: `SLOT#${pad(n, 4)}` }),
   leasesPk: (pid: string, scope: string) => `LEASE#${pid}#${scope}`,
+  mcpSession: (rid: string, attempt: number) => ({ pk: `MCP#${rid}#${attempt}`, sk: 'SESSION' }),
 } as const;
 
 /** Attributes that are storage plumbing and never leave the adapter. */

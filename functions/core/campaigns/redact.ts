@@ -6,9 +6,9 @@ import { maskUrlSecrets } from './target-url';
 /** The public view: header values and api_key are write-only, and credentials left in a URL are masked. */
 export function redactCampaign(c: Campaign): Campaign {
   const target = { ...c.target } as Target;
-  if (target.type === 'http') target.url = maskUrlSecrets(target.url);
+  if (target.type === 'http' || target.type === 'mcp') target.url = maskUrlSecrets(target.url);
   if (target.type === 'openai') target.base_url = maskUrlSecrets(target.base_url);
-  if (target.type === 'http' && target.headers) {
+  if ((target.type === 'http' || target.type === 'mcp') && target.headers) {
     target.headers = Object.fromEntries(Object.keys(target.headers).map((k) => [k, '***']));
   }
   if (target.type === 'openai' && target.api_key !== undefined) {

@@ -8,6 +8,9 @@ import { targetUrlProblem } from './target-url';
 
 export const MAX_MUTATIONS = 50;
 export const MAX_POLICIES = 50;
+/** How long rts waits for an `mcp` target's agent to answer one invoke, by default and at most (Lambda's 15 minutes). */
+export const MCP_TIMEOUT_DEFAULT_MS = 300_000;
+export const MCP_TIMEOUT_MAX_MS = 900_000;
 export { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
 import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
 
@@ -124,7 +127,7 @@ export const policySchema = z.discriminatedUnion('type', [
 export type Policy = z.infer<typeof policySchema>;
 
 const headers = z.record(text(1, 256), z.string().check(z.maxLength(8192)));
-const timeoutMs = (fallback: number) => z._default(int(100, 300000), fallback);
+const timeoutMs = (fallback: number, max = 300000) => z._default(int(100, max), fallback);
 const model = text(1, 200);
 const apiKey = z.optional(text(1, 4096));
 /**
@@ -165,6 +168,13 @@ export const targetSchema = z.discriminatedUnion('type', [
     temperature: z._default(z.number().check(z.minimum(0), z.maximum(2)), 0),
     seed: z.optional(z.number().check(z.int())),
     timeout_ms: timeoutMs(60000),
+    limits,
+  }),
+  z.object({
+    type: z.literal('mcp'),
+    url: httpUrl('target.url'),
+    headers: z.optional(headers),
+    timeout_ms: timeoutMs(MCP_TIMEOUT_DEFAULT_MS, MCP_TIMEOUT_MAX_MS),
     limits,
   }),
 ]);

@@ -70,8 +70,8 @@ function maskWithoutSecret(path: string): ValidationError {
 export function keepMaskedSecrets(sent: Definition, stored: Definition): Definition {
   const target = { ...sent.target } as Target;
   const before = stored.target as Target;
-  if (target.type === 'http') {
-    target.headers = keptHeaders(target.headers, before.type === 'http' ? before.headers : undefined, 'target.headers');
+  if (target.type === 'http' || target.type === 'mcp') {
+    target.headers = keptHeaders(target.headers, before.type === target.type ? before.headers : undefined, 'target.headers');
     if (target.headers === undefined) delete target.headers;
   }
   if (target.type === 'openai') {

@@ -33,7 +33,9 @@ export async function runAttempt(
 ): Promise<AttemptRecord> {
   const started = clock.now();
   const state = openAttempt(run, planned, clock);
-  for (state.step = 1; state.step <= run.campaign.max_steps; state.step++) {
+  // An mcp agent's calls are its steps (its MCP endpoint refuses those past max_steps); each turn's output is one more.
+  const limit = run.campaign.max_steps + (run.campaign.target.type === 'mcp' ? run.turnCount : 0);
+  for (state.step = 1; state.step <= limit; state.step++) {
     if ((await agentStep(state, target)) === 'stop') break;
   }
   if (!state.finished && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;

@@ -21,7 +21,7 @@ import { realSleep } from './types';
 
 /** What the executor uses of the service's dependencies. */
 export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> &
-  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits'>>;
+  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits' | 'mcpSessions' | 'apiBase'>>;
 
 /**
  * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
@@ -125,7 +125,17 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
       now: () => deps.clock.now().getTime(),
       remainingMs: deadline ? () => deadline.remaining() : undefined,
     });
-    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep, throttle: throttling.target });
+    const mcp =
+      campaign.target.type === 'mcp' && deps.mcpSessions && deps.apiBase
+        ? {
+            sessions: deps.mcpSessions,
+            apiBase: deps.apiBase(),
+            projectId: pid,
+            campaignVersion: run.campaign_version ?? null,
+            now: () => deps.clock.now(),
+          }
+        : undefined;
+    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep, throttle: throttling.target, mcp });
     const target = deadline ? targetUnderDeadline(built, deadline) : built;
     const judgeConfig = campaign.judge;
     const judgeOf = (attempt: number) =>

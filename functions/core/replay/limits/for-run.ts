@@ -25,7 +25,7 @@ export function limiterOf(deps: Partial<Pick<Deps, 'limiter' | 'leases' | 'rateL
 /** The key a party's limits are kept under: its `limits.key`, else its URL (or base_url and model), hashed. */
 export function limitKey(party: Campaign['target'] | NonNullable<Campaign['judge']>): string | null {
   if (party.type === 'recorded') return null;
-  const raw = party.limits?.key ?? (party.type === 'http' && 'url' in party ? party.url : `${completionsUrl(party.base_url)} ${party.model}`);
+  const raw = party.limits?.key ?? (party.type === 'http' || party.type === 'mcp' ? party.url : `${completionsUrl(party.base_url)} ${party.model}`);
   return sha256(raw).toString('hex').slice(0, 32);
 }
 

@@ -11,16 +11,21 @@ export const RETRY_DELAYS_MS: readonly number[] = [500, 1000];
 export class RetryableFailure extends Error {}
 
 /**
- * Runs `once` up to 1 + RETRY_DELAYS_MS.length times. An OutboundError of kind `blocked` (the SSRF guard) ends at
+ * Runs `once` up to 1 + `delays.length` times (RETRY_DELAYS_MS unless given). An OutboundError of kind `blocked` (the SSRF guard) ends at
  * once: the same address would be refused again. Exhausted retries become a TargetError naming the last failure.
  * A 429 or 503 (`Throttled`) is waited out and tried again without using up a try, as `policy` says (throttle.ts);
  * each try runs inside the policy's gate (the key's limits) when it has one.
  */
-export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep, policy: Partial<ThrottlePolicy> = {}): Promise<T> {
+export async function withRetries<T>(
+  once: () => Promise<T>,
+  sleep: Sleep,
+  policy: Partial<ThrottlePolicy> = {},
+  delays: readonly number[] = RETRY_DELAYS_MS,
+): Promise<T> {
   const p = throttlePolicy(policy);
   let last = '';
   let backoffs = 0;
-  for await (const _try of tries(RETRY_DELAYS_MS, sleep)) {
+  for await (const _try of tries(delays, sleep)) {
     for (;;) {
       try {
         return await gated(p, once);
@@ -37,7 +42,8 @@ export async function withRetries<T>(once: () => Promise<T>, sleep: Sleep, polic
       }
     }
   }
-  throw new TargetError(`target failed after ${RETRY_DELAYS_MS.length + 1} tries: ${last}`);
+  const n = delays.length + 1;
+  throw new TargetError(`target failed after ${n} ${n === 1 ? 'try' : 'tries'}: ${last}`);
 }
 
 async function gated<T>(p: ThrottlePolicy, once: () => Promise<T>): Promise<T> {

@@ -33,7 +33,7 @@ function list(items: readonly Child[]): Child {
 
 function targetText(c: Campaign): string {
   const t = c.target;
-  const where = t.type === 'http' ? t.url : t.type === 'openai' ? [t.base_url, t.model].filter(Boolean).join(' ') : '';
+  const where = t.type === 'http' || t.type === 'mcp' ? t.url : t.type === 'openai' ? [t.base_url, t.model].filter(Boolean).join(' ') : '';
   const timeout = t.type === 'recorded' ? undefined : t.timeout_ms;
   return `${t.type || 'unknown'}${where ? ` ${where}` : ''}${typeof timeout === 'number' ? ` (timeout ${timeout} ms)` : ''}`;
 }

@@ -469,6 +469,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/mcp/{run_id}/{attempt}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The MCP endpoint (Streamable HTTP transport, JSON-RPC 2.0 answered as JSON) an `mcp` target's agent connects to while rts invokes it for one attempt: initialize, ping, tools/list, tools/call (the attempt's recorded tools, served under its mutation and policies). Authenticated by the attempt's bearer token sent in the invoke (`Authorization: Bearer rts_mcp_...`), not by an API key; 202 for notifications only; GET and DELETE are 405. Errors are JSON-RPC error bodies. */
+    post: operations['post-mcp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -799,6 +816,18 @@ export interface components {
           temperature: number;
           seed?: number;
           /** @default 60000 */
+          timeout_ms: number;
+          limits?: components['schemas']['Limits'];
+        }
+      | {
+          /** @enum {string} */
+          type: 'mcp';
+          /** Format: uri */
+          url: string;
+          headers?: {
+            [key: string]: string;
+          };
+          /** @default 300000 */
           timeout_ms: number;
           limits?: components['schemas']['Limits'];
         };
@@ -1521,6 +1550,18 @@ export interface components {
             temperature?: number;
             seed?: number;
             /** @default 60000 */
+            timeout_ms?: number;
+            limits?: components['schemas']['Limits'];
+          }
+        | {
+            /** @enum {string} */
+            type: 'mcp';
+            /** Format: uri */
+            url: string;
+            headers?: {
+              [key: string]: string;
+            };
+            /** @default 300000 */
             timeout_ms?: number;
             limits?: components['schemas']['Limits'];
           };
@@ -6576,6 +6617,103 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error (e.g. 504 when the route times out): the same error body */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'post-mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        run_id: string;
+        /** @description Attempt number, from 1; anything else is a 404. */
+        attempt: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a JSON-RPC parse error or invalid request, or an unsupported MCP-Protocol-Version (a JSON-RPC error body) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the token is unknown, or its attempt is not being invoked (a JSON-RPC error body; nothing is recorded) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id); the run id is not a UUID, or the Mcp-Session-Id is not this attempt's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the body is over the limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description rate_limited: too many requests; retry later */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (absent on throttling answered by API Gateway itself). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description internal_error: an unexpected error, logged with the request id */
+      500: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
