@@ -3,8 +3,22 @@
 // Each row is an export of its own, so a handler that imports its row bundles that row and no other.
 import type { RouteRow } from '../functions/core/route-row';
 import { MCP_BODY_LIMIT, TRACE_BODY_LIMIT, TRACE_MAX_DEPTH } from '../functions/core/limits';
+import { publicRead, read } from './route-bases';
+import {
+  DELETE_WEBHOOK,
+  GET_WEBHOOK,
+  GET_WEBHOOK_DELIVERIES,
+  LIST_WEBHOOKS,
+  PATCH_WEBHOOK,
+  POST_WEBHOOK_RECOVER,
+  POST_WEBHOOK_RESEND,
+  POST_WEBHOOK_ROTATE_SECRET,
+  POST_WEBHOOK_TEST,
+  POST_WEBHOOKS,
+} from './webhook-routes';
 
 export type { HttpMethod, RouteRow, Wiring } from '../functions/core/route-row';
+export * from './webhook-routes';
 
 /**
  * Request Content-Types API Gateway passes to the functions as bytes (base64) instead of UTF-8 text: OTLP protobuf
@@ -13,31 +27,6 @@ export type { HttpMethod, RouteRow, Wiring } from '../functions/core/route-row';
 export const BINARY_MEDIA_TYPES = ['application/x-protobuf'];
 /** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
 export const ROUTE_TIMEOUT_S = 15;
-
-// The bases rows share. The builders are marked free of side effects: a row built by one is then dropped from every
-// bundle that does not use it, as a plain object literal is (esbuild cannot prove a spread free of them).
-type Based<B> = Omit<RouteRow, keyof B> & Partial<RouteRow>;
-const PUBLIC = { method: 'GET', auth: false, table: 'none', status: 200 } as const;
-const READ = { method: 'GET', auth: true, table: 'read', status: 200 } as const;
-const WEBHOOK_COMMAND = { method: 'POST', auth: true, table: 'readwrite', bus: true, status: 202 } as const;
-
-/** A public read: health, this document (neither touches the table). */
-/* @__NO_SIDE_EFFECTS__ */
-function publicRead(row: Based<typeof PUBLIC>): RouteRow {
-  return { ...PUBLIC, ...row };
-}
-
-/** An authenticated read. */
-/* @__NO_SIDE_EFFECTS__ */
-function read(row: Based<typeof READ>): RouteRow {
-  return { ...READ, ...row };
-}
-
-/** A webhook route that queues work for the delivery function through the bus (resend, recover, test): 202. */
-/* @__NO_SIDE_EFFECTS__ */
-function webhookCommand(row: Based<typeof WEBHOOK_COMMAND>): RouteRow {
-  return { ...WEBHOOK_COMMAND, ...row };
-}
 
 export const GET_HEALTH = publicRead({ path: '/health', handler: 'get-health', summary: 'Liveness check (no credentials).', response: 'Health' });
 export const GET_OPENAPI = publicRead({
@@ -264,93 +253,6 @@ export const LIST_CI_BATCHES = read({
   query: 'CiBatchFilter',
 });
 
-export const POST_WEBHOOKS: RouteRow = {
-  method: 'POST',
-  path: '/v1/webhooks',
-  handler: 'post-webhooks',
-  auth: true,
-  table: 'readwrite',
-  status: 201,
-  summary: 'Register a webhook (https only); the secret is returned once.',
-  body: 'WebhookCreate',
-  response: 'WebhookCreated',
-  secretFields: ['secret'],
-  errors: { 422: 'validation_error: also when the project already has 25 webhooks' },
-};
-export const LIST_WEBHOOKS = read({
-  path: '/v1/webhooks',
-  handler: 'list-webhooks',
-  summary: 'List webhooks (no secrets).',
-  list: true,
-  response: 'WebhookList',
-});
-export const GET_WEBHOOK = read({
-  path: '/v1/webhooks/{webhook_id}',
-  handler: 'get-webhook',
-  summary: 'A webhook (no secret) with its last delivery status.',
-  response: 'Webhook',
-});
-export const PATCH_WEBHOOK: RouteRow = {
-  method: 'PATCH',
-  path: '/v1/webhooks/{webhook_id}',
-  handler: 'patch-webhook',
-  auth: true,
-  table: 'readwrite',
-  status: 200,
-  summary: 'Update url, events, is_enabled (pause/resume) or description.',
-  body: 'WebhookPatch',
-  response: 'Webhook',
-};
-export const DELETE_WEBHOOK: RouteRow = {
-  method: 'DELETE',
-  path: '/v1/webhooks/{webhook_id}',
-  handler: 'delete-webhook',
-  auth: true,
-  table: 'readwrite',
-  status: 204,
-  summary: 'Delete a webhook; deliveries stop at once.',
-};
-export const POST_WEBHOOK_ROTATE_SECRET: RouteRow = {
-  method: 'POST',
-  path: '/v1/webhooks/{webhook_id}/rotate-secret',
-  handler: 'post-webhook-rotate-secret',
-  auth: true,
-  table: 'readwrite',
-  status: 200,
-  summary: 'Rotate the signing secret; the old one stops signing immediately.',
-  response: 'WebhookSecret',
-  secretFields: ['secret'],
-};
-export const GET_WEBHOOK_DELIVERIES = read({
-  path: '/v1/webhooks/{webhook_id}/deliveries',
-  handler: 'get-webhook-deliveries',
-  summary: 'Delivery log, newest first, kept 7 days.',
-  list: true,
-  response: 'DeliveryList',
-});
-export const POST_WEBHOOK_RESEND = webhookCommand({
-  path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/resend',
-  handler: 'post-webhook-resend',
-  summary: "Send a logged delivery's event again now, same delivery id; 409 webhook_paused.",
-  response: 'DeliveryQueued',
-  errors: { 409: 'webhook_paused: resume the webhook first; event_unavailable: the event of this delivery was not kept' },
-});
-export const POST_WEBHOOK_RECOVER = webhookCommand({
-  path: '/v1/webhooks/{webhook_id}/recover',
-  handler: 'post-webhook-recover',
-  summary: 'Send every delivery that failed since `since` (within 7 days) once more, oldest first; 409 webhook_paused.',
-  body: 'WebhookRecover',
-  response: 'RecoverQueued',
-  errors: { 409: 'webhook_paused: resume the webhook first' },
-});
-export const POST_WEBHOOK_TEST = webhookCommand({
-  path: '/v1/webhooks/{webhook_id}/test',
-  handler: 'post-webhook-test',
-  summary: 'Send a webhook.test event to this webhook only.',
-  response: 'DeliveryQueued',
-});
-
-/** Every route, in the order of the OpenAPI document. */
 export const POST_MCP: RouteRow = {
   method: 'POST',
   path: '/v1/mcp/{run_id}/{attempt}',
@@ -358,6 +260,9 @@ export const POST_MCP: RouteRow = {
   auth: false,
   table: 'readwrite',
   maxBodyBytes: MCP_BODY_LIMIT,
+  protocol: 'mcp',
+  body: 'McpRequest',
+  response: 'McpResponse',
   status: 200,
   summary:
     "The MCP endpoint (Streamable HTTP transport, JSON-RPC 2.0 answered as JSON) an `mcp` target's agent connects to while rts invokes it for one attempt: initialize, ping, tools/list, tools/call (the attempt's recorded tools, served under its mutation and policies). Authenticated by the attempt's bearer token sent in the invoke (`Authorization: Bearer rts_mcp_...`), not by an API key; 202 for notifications only; GET and DELETE are 405. Errors are JSON-RPC error bodies.",
@@ -370,6 +275,7 @@ export const POST_MCP: RouteRow = {
   },
 };
 
+/** Every route, in the order of the OpenAPI document. */
 export const routes: readonly RouteRow[] = [
   GET_HEALTH,
   GET_OPENAPI,

@@ -67,6 +67,12 @@ export interface RouteRow extends Wiring {
    * on POSTs for idempotency, 422 with a body or a list, 429, 500, 503 behind the store), with what causes them.
    */
   errors?: Partial<Record<number, string>>;
+  /**
+   * The route speaks a protocol of its own: `mcp`, JSON-RPC 2.0 over the MCP Streamable HTTP transport. Its handler
+   * reads the body itself; the document gives it the MCP bodies, the 202 of a notification, its errors in the
+   * JSON-RPC shape and the attempt's bearer token as its credential.
+   */
+  protocol?: 'mcp';
 }
 
 /**

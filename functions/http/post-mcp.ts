@@ -23,7 +23,7 @@ export const handler = route(POST_MCP, async ({ deps, params, headers, event }) 
       }),
     };
   }
-  const attempt = /^[1-9]\d{0,5}$/.test(params.attempt ?? '') ? Number(params.attempt) : null;
+  const attempt = /^[1-9]\d{0,3}$/.test(params.attempt ?? '') ? Number(params.attempt) : null;
   const answer = await handleMcpHttp(
     { method: event.httpMethod, headers, body },
     async (token) => (attempt === null ? null : openMcpAttempt(deps, params.run_id, attempt, token)),

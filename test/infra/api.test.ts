@@ -67,13 +67,14 @@ describe('authorizer', () => {
     expect(props.AuthorizerId).toEqual({ Ref: authorizers[0][0] });
   });
 
-  it('covers every /v1 route except the OpenAPI document', () => {
-    const v1 = routes.filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json');
+  it('covers every /v1 route except the OpenAPI document and the MCP endpoint (its attempt token is checked in its function)', () => {
+    const v1 = routes.filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json' && r.protocol !== 'mcp');
 
     expect(v1.every((r) => r.auth)).toBe(true);
+    expect(routes.filter((r) => r.protocol === 'mcp').map((r) => [r.method, r.path, r.auth])).toEqual([['POST', '/v1/mcp/{run_id}/{attempt}', false]]);
   });
 
-  it.each(['GET /health', 'GET /v1/openapi.json'])('%s needs no credentials', (key) => {
+  it.each(['GET /health', 'GET /v1/openapi.json', 'POST /v1/mcp/{run_id}/{attempt}'])('%s needs no API key', (key) => {
     const props = methods.get(key)!.Properties!;
 
     expect(props.AuthorizationType).toBe('NONE');

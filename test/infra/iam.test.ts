@@ -39,7 +39,7 @@ describe('route functions', () => {
   });
 
   it('gives the public routes (health, the OpenAPI document) no data access and no cursor key', () => {
-    const open = routes.filter((r) => !r.auth);
+    const open = routes.filter((r) => !r.auth && r.protocol !== 'mcp');
     expect(open.map((r) => r.path).sort()).toEqual(['/health', '/v1/openapi.json']);
     for (const r of open) {
       const id = functionIdByDescription(built, `rts ${r.method} ${r.path}`);
@@ -49,6 +49,15 @@ describe('route functions', () => {
       expect(Object.keys(env).filter((k) => k.startsWith('RTS_CURSOR_SECRET'))).toEqual([]);
       expect(built.resources[id].Properties!.Layers).toBeUndefined();
     }
+  });
+
+  it('gives the MCP endpoint the table and nothing else: no queue, no bus, no cursor key', () => {
+    const id = functionIdByDescription(built, 'rts POST /v1/mcp/{run_id}/{attempt}');
+    const actions = actionsOf(roleStatements(built, id)).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'));
+    expect(actions.every((a) => a.startsWith('dynamodb:'))).toBe(true);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+    const env = built.resources[id].Properties!.Environment.Variables;
+    expect(Object.keys(env).filter((k) => k.startsWith('RTS_CURSOR_SECRET'))).toEqual([]);
   });
 
   it('lets each list route read the cursor secret (GetSecretValue on that secret, nothing else of Secrets Manager)', () => {

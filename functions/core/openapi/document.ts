@@ -76,6 +76,10 @@ function pathParam(name: string): ZodType {
 
 /** The error statuses a route can answer, each with what causes it. */
 export function errorStatuses(r: RouteRow): Record<number, string> {
+  if (r.protocol === 'mcp') {
+    // Its own errors are JSON-RPC bodies; the gateway's (throttling, an unexpected failure) the service's error body.
+    return { ...r.errors, 429: 'rate_limited: too many requests; retry later', 500: 'internal_error: an unexpected error, logged with the request id' };
+  }
   const params = r.path.includes('{');
   const idempotent = takesIdempotencyKey(r);
   const out: Record<number, string[]> = {};
@@ -129,13 +133,15 @@ function operation(r: RouteRow, shared: SharedParams): RouteConfig {
   const names = pathParams(r.path);
   const responses: Record<string, ResponseConfig> = { [r.status]: successResponse(r, r.status, r.response) };
   for (const [status, name] of Object.entries(r.also ?? {})) responses[status] = successResponse(r, Number(status), name);
+  const errorBody = r.protocol === 'mcp' ? RESPONSE_SCHEMAS.McpError : errorSchema;
   for (const [status, text] of Object.entries(errorStatuses(r))) {
     const retry = status === '429' || status === '503';
-    responses[status] = { description: text, ...(retry ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: errorSchema } } };
+    responses[status] = { description: text, ...(retry ? { headers: RETRY_AFTER } : {}), content: { 'application/json': { schema: errorBody } } };
   }
+  if (r.protocol === 'mcp') responses['202'] = { description: 'Only notifications or responses were sent: accepted, no body' };
   responses.default = {
     description: 'Any other error (e.g. 504 when the route times out): the same error body',
-    content: { 'application/json': { schema: errorSchema } },
+    content: { 'application/json': { schema: errorBody } },
   };
   const query = r.list ? shared.page : {};
   const body = r.body ? REQUEST_SCHEMAS[r.body] : undefined;
@@ -148,7 +154,7 @@ function operation(r: RouteRow, shared: SharedParams): RouteConfig {
     summary: r.summary,
     operationId: r.handler,
     tags: [tagOf(r.path)],
-    security: r.auth ? [{ ApiKey: [], ProjectId: [] }] : [],
+    security: r.auth ? [{ ApiKey: [], ProjectId: [] }] : r.protocol === 'mcp' ? [{ McpToken: [] }] : [],
     request: {
       ...(names.length ? { params: z.object(Object.fromEntries(names.map((p) => [p, pathParam(p)]))) } : {}),
       ...(r.list || r.query ? { query: z.object({ ...query, ...(r.query ? QUERY_SCHEMAS[r.query].shape : {}) }) } : {}),
@@ -221,6 +227,11 @@ export function openApiDocument(routes: readonly RouteRow[], serverUrl?: string)
       in: 'header',
       name: 'X-API-Key',
       description: 'rts_ + 40 base62 characters.',
+    });
+    registry.registerComponent('securitySchemes', 'McpToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: "An `mcp` target attempt's token (rts_mcp_ + 43 base64url characters), sent to the agent in its invoke: valid while rts invokes the agent for that attempt, and only on that attempt's MCP endpoint.",
     });
     registry.registerComponent('securitySchemes', 'ProjectId', {
       type: 'apiKey',

@@ -29,6 +29,7 @@ import {
   webhookSecretSchema,
 } from '../webhooks/response-schemas';
 import { webhookCreateSchema, webhookPatchSchema, webhookRecoverSchema } from '../webhooks/schema';
+import { mcpErrorSchema, mcpRequestSchema, mcpResponseSchema } from '../mcp/response-schemas';
 import { classicOf } from './classic';
 import { z } from './zod';
 
@@ -47,11 +48,14 @@ export const REQUEST_SCHEMAS = {
   WebhookCreate: classicOf(webhookCreateSchema),
   WebhookPatch: classicOf(webhookPatchSchema),
   WebhookRecover: classicOf(webhookRecoverSchema),
+  McpRequest: mcpRequestSchema,
 } satisfies Record<string, ZodType>;
 
 /** Success body schemas, by the name a route row gives in `response` (and `also`). */
 export const RESPONSE_SCHEMAS = {
   Health: healthSchema,
+  McpResponse: mcpResponseSchema,
+  McpError: mcpErrorSchema,
   OpenApiDocument: openApiDocumentSchema,
   TraceCreated: traceCreatedSchema,
   TraceUpload: traceUploadSchema,

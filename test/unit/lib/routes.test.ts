@@ -42,6 +42,8 @@ describe('lib/routes.ts', () => {
 
       expect(built?.row).toBe(row);
       // POST /v1/traces takes any JSON object: receiveTraces tells a native trace from an OTLP export (both documented).
+      // The MCP endpoint reads its JSON-RPC body itself (a protocol of its own, with errors in its own shape).
+      if (row.protocol === 'mcp') return expect(built?.body).toBeUndefined();
       const documented = row.body === 'TraceInput' ? traceRequestSchema : row.body && REQUEST_SCHEMAS[row.body];
       expect(built?.body && row.body !== 'TraceInput' ? classicOf(built.body as never) : built?.body).toBe(documented);
     },

@@ -3173,6 +3173,48 @@ export interface components {
        */
       since: string;
     };
+    /** @description The answer to each request sent (an array for a batch). */
+    McpResponse: components['schemas']['McpAnswer'] | components['schemas']['McpAnswer'][];
+    /** @description A JSON-RPC 2.0 response: a result or an error. */
+    McpAnswer: {
+      /** @enum {string} */
+      jsonrpc: '2.0';
+      id: string | number;
+      /** @description initialize: protocolVersion, capabilities, serverInfo; tools/list: tools; tools/call: content, structuredContent, isError. */
+      result?: {
+        [key: string]: unknown;
+      };
+      error?: {
+        code: number;
+        message: string;
+        data?: unknown;
+      };
+    };
+    McpError: components['schemas']['JsonRpcError'] | components['schemas']['Error'];
+    JsonRpcError: {
+      /** @enum {string} */
+      jsonrpc: '2.0';
+      id: null;
+      error: {
+        code: number;
+        message: string;
+        data?: unknown;
+      };
+    };
+    /** @description One JSON-RPC message, or a batch (protocol version 2025-03-26). */
+    McpRequest: components['schemas']['McpMessage'] | components['schemas']['McpMessage'][];
+    /** @description A JSON-RPC 2.0 request or notification. */
+    McpMessage: {
+      /** @enum {string} */
+      jsonrpc: '2.0';
+      /** @description Absent for a notification. */
+      id?: string | number;
+      /** @description initialize, ping, tools/list, tools/call, or a notifications/* method. */
+      method: string;
+      params?: {
+        [key: string]: unknown;
+      };
+    };
   };
   responses: never;
   parameters: {
@@ -6646,10 +6688,23 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpRequest'];
+      };
+    };
     responses: {
       /** @description OK */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpResponse'];
+        };
+      };
+      /** @description Only notifications or responses were sent: accepted, no body */
+      202: {
         headers: {
           [name: string]: unknown;
         };
@@ -6661,7 +6716,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description the token is unknown, or its attempt is not being invoked (a JSON-RPC error body; nothing is recorded) */
@@ -6670,16 +6725,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
-      /** @description not_found: no such resource in this project (unknown id, an id of another project, or a malformed id); the run id is not a UUID, or the Mcp-Session-Id is not this attempt's */
+      /** @description the run id is not a UUID, or the Mcp-Session-Id is not this attempt's */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description the body is over the limit */
@@ -6688,7 +6743,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description the body is not application/json */
@@ -6697,7 +6752,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description rate_limited: too many requests; retry later */
@@ -6708,7 +6763,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description internal_error: an unexpected error, logged with the request id */
@@ -6717,7 +6772,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
       /** @description Any other error (e.g. 504 when the route times out): the same error body */
@@ -6726,7 +6781,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json': components['schemas']['McpError'];
         };
       };
     };

@@ -27,7 +27,7 @@ describe('the OpenAPI document', () => {
       else expect(responses[r.status].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
       for (const [status, response] of Object.entries<any>(responses)) {
         if (Number(status) >= 400 || status === 'default')
-          expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+          expect(response.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${r.protocol === 'mcp' ? 'McpError' : 'Error'}` });
       }
     }
     const page = doc.components.schemas.RunList;
@@ -40,6 +40,8 @@ describe('the OpenAPI document', () => {
     expect(op('GET', '/health').security).toEqual([]);
     expect(op('GET', '/v1/openapi.json').security).toEqual([]);
     for (const r of routes.filter((x) => x.auth)) expect(op(r.method, r.path).security).toEqual([{ ApiKey: [], ProjectId: [] }]);
+    expect(op('POST', '/v1/mcp/{run_id}/{attempt}').security).toEqual([{ McpToken: [] }]);
+    expect(doc.components.securitySchemes.McpToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it("lists every list route's limit and cursor, and the filters of runs, batches and batch scenarios", () => {
