@@ -91,7 +91,7 @@ describe('OpenAPI document', () => {
     const campaign = doc.paths['/v1/campaigns'].post.requestBody.content['application/json'].schema;
     const resolved = campaign.$ref ? doc.components.schemas[campaign.$ref.split('/').pop()] : campaign;
     expect(Object.keys(resolved.properties)).toEqual(Object.keys(campaignInputSchema.shape));
-    expect(resolved.properties.target.oneOf.map((t: any) => t.properties.type.enum)).toEqual([['recorded'], ['http'], ['openai']]);
+    expect(resolved.properties.target.oneOf.map((t: any) => t.properties.type.enum)).toEqual([['recorded'], ['http'], ['openai'], ['mcp']]);
     expect(resolved.required).toEqual(expect.arrayContaining(['name', 'target']));
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
