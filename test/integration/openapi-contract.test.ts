@@ -10,6 +10,7 @@ import { findRoute } from '../../lib/route-match';
 import { routes } from '../../lib/routes';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/local-service';
+import { startMcpAgent } from '../helpers/mcp-agent';
 import { contractProblems, type Observation } from '../helpers/openapi';
 
 const ROOT = join(__dirname, '..', '..');
@@ -145,6 +146,39 @@ async function webhooks(): Promise<void> {
   await api('GET', '/v1/webhooks/wh_malformed'); // 404
 }
 
+/** The MCP endpoint, as an `mcp` target's agent reaches it during an attempt, then with its token after the attempt. */
+async function mcp(): Promise<void> {
+  const rpc = (path: string, headers: Record<string, string>, message: unknown, extra: Record<string, string> = {}) =>
+    raw('POST', path, { body: typeof message === 'string' ? message : JSON.stringify(message), headers: { ...headers, ...json, ...extra } });
+  let endpoint = { path: '', headers: {} as Record<string, string> };
+  const mcpAgent = await startMcpAgent(async (invoke) => {
+    endpoint = { path: new URL(invoke.mcp.url).pathname, headers: invoke.mcp.headers };
+    const { path, headers } = endpoint;
+    await rpc(path, headers, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } },
+    }); // 200
+    await rpc(path, headers, { jsonrpc: '2.0', method: 'notifications/initialized' }); // 202
+    await rpc(path, headers, { jsonrpc: '2.0', id: 2, method: 'tools/list' }); // 200
+    await rpc(path, headers, [{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'lookup_order', arguments: { order_id: '1234' } } }]); // 200, a batch
+    await rpc(path, headers, { jsonrpc: '2.0', id: 4, method: 'nope' }); // 200 with a JSON-RPC error
+    await rpc(path, headers, '{"jsonrpc":'); // 400 parse error
+    await rpc(path, headers, { jsonrpc: '2.0', id: 5, method: 'ping' }, { 'Mcp-Session-Id': 'not-this-one' }); // 404
+    await rpc(path, headers, { jsonrpc: '2.0', id: 6, method: 'ping' }, { 'Content-Type': 'text/plain' }); // 415
+    return 'Looked it up.';
+  });
+  try {
+    const c = await api('POST', '/v1/campaigns', { name: 'contract mcp', target: { type: 'mcp', url: mcpAgent.url } });
+    const run = await api('POST', '/v1/runs', { trace_id: REFUND.trace_id, campaign_id: c.body.campaign_id });
+    await terminal(run.body.run_id);
+    await rpc(endpoint.path, endpoint.headers, { jsonrpc: '2.0', id: 7, method: 'tools/list' }); // 401: the attempt ended
+  } finally {
+    await mcpAgent.close();
+  }
+}
+
 async function refusals(): Promise<void> {
   await raw('POST', '/v1/campaigns', { body: '{"name":', headers: { ...svc.authHeaders, ...json } }); // 400
   await raw('GET', '/v1/runs', {}); // 401
@@ -197,6 +231,7 @@ beforeAll(async () => {
   const { campaignId, recordedId } = await campaignsAndRuns();
   await ci(campaignId, recordedId);
   await webhooks();
+  await mcp();
   await refusals();
   if (process.env.RTS_RECORD_API_FIXTURES) recordFixtures();
 }, 180_000);
