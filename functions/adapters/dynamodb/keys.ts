@@ -36,6 +36,7 @@
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
 //     (replay workers' per-project share; expiring, TTL a day after the lease ends)
+// 28. cached simulated-user message (TTL 30 days) pk=SIMUSER#<pid>#<sha256 of prompt version, model, conversation> sk=SIMUSER
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -106,6 +107,7 @@ export const keys = {
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
 
   judgeVerdict: (pid: string, hash: string) => ({ pk: `JUDGE#${pid}#${hash}`, sk: 'JUDGE' }),
+  simulatedUserMessage: (pid: string, hash: string) => ({ pk: `SIMUSER#${pid}#${hash}`, sk: 'SIMUSER' }),
 
   config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
 
