@@ -10,10 +10,14 @@ import { join } from 'node:path';
 import { createGuardedSender } from '../../functions/adapters/http/guarded-sender';
 import { STOP_TOKEN, USER_SIMULATOR_SYSTEM_PROMPT } from '../../functions/core/replay/user-simulator';
 import { configureDeps } from '../../functions/wiring/deps';
+import { startDemoAgent } from '../../functions/cli/demo-agent/command';
 import { pollUntil } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 const TRACE = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'replay', 'two-turn-trace.json'), 'utf8'));
+const SAMPLES = join(__dirname, '..', '..', 'samples');
+const SAMPLE_TRACE = JSON.parse(readFileSync(join(SAMPLES, 'traces', 'change-address.json'), 'utf8'));
+const SAMPLE_CAMPAIGN = JSON.parse(readFileSync(join(SAMPLES, 'campaign-simulated-user.json'), 'utf8'));
 const SIMULATED = 'Actually, ship it to 5 Elm Street please.';
 
 interface Scripted {
@@ -49,7 +53,7 @@ let svc: TestService;
 let agent: Scripted;
 let simulator: Scripted;
 /** What the simulator answers next: a message, the stop token, or HTTP 500. */
-let script: (n: number) => string | 500;
+let script: (n: number, body: any) => string | 500;
 
 beforeAll(async () => {
   svc = await startTestService({ deliverWebhooks: false });
@@ -63,8 +67,8 @@ beforeAll(async () => {
     }
     return { status: 200, body: { output: last.name === 'update_address' ? 'Done, the address is changed.' : 'Order 1234 is being packed.' } };
   });
-  simulator = await scriptedServer((_body, n) => {
-    const next = script(n);
+  simulator = await scriptedServer((body, n) => {
+    const next = script(n, body);
     if (next === 500) return { status: 500, body: { error: 'overloaded' } };
     return { status: 200, body: { choices: [{ index: 0, message: { role: 'assistant', content: next }, finish_reason: 'stop' }] } };
   });
@@ -99,8 +103,8 @@ async function createCampaign(name: string, simulator: Record<string, unknown> =
   return res.body.campaign_id;
 }
 
-async function runOnce(campaignId: string): Promise<{ detail: any; attempt: any }> {
-  const r = await svc.api('POST', '/v1/runs', { trace_id: TRACE.trace_id, campaign_id: campaignId });
+async function runOnce(campaignId: string, traceId: string = TRACE.trace_id): Promise<{ detail: any; attempt: any }> {
+  const r = await svc.api('POST', '/v1/runs', { trace_id: traceId, campaign_id: campaignId });
   expect(r.status).toBe(202);
   const detail = await pollUntil(svc, `/v1/runs/${r.body.run_id}`, (b) => b.status === 'completed' || b.status === 'failed', 20000);
   const attempts = await svc.api('GET', `/v1/runs/${r.body.run_id}/attempts`);
@@ -226,5 +230,35 @@ describe('user_simulator configuration', () => {
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_error');
     expect(res.body.error.details.map((d: any) => d.path)).toEqual(['user_simulator']);
+  });
+});
+
+describe('the samples', () => {
+  it('campaign-simulated-user.json passes change-address.json against the demo agent with a simulated customer', async () => {
+    // Prepare: the sample campaign, its simulator pointed at the scripted one, which asks for the move, then stops
+    const demo = await startDemoAgent({ port: 0 });
+    expect((await svc.api('POST', '/v1/traces', SAMPLE_TRACE)).status).toBe(201);
+    script = (_n, body) =>
+      body.messages[1].content.split('## CONVERSATION SO FAR')[1].includes('New Street')
+        ? STOP_TOKEN
+        : 'I moved: please send it to 9 New Street, Springfield.';
+    try {
+      const created = await svc.api('POST', '/v1/campaigns', {
+        ...SAMPLE_CAMPAIGN,
+        target: { ...SAMPLE_CAMPAIGN.target, url: demo.url },
+        user_simulator: { ...SAMPLE_CAMPAIGN.user_simulator, base_url: `${simulator.url}/v1` },
+      });
+      expect(created.status).toBe(201);
+      // Act
+      const { detail } = await runOnce(created.body.campaign_id, SAMPLE_TRACE.trace_id);
+      // Assess
+      expect(detail.scoring.attempts.map((a: any) => [a.mutation_id, a.status])).toEqual([
+        [null, 'passed'],
+        ['typos', 'passed'],
+      ]);
+      expect(detail.scoring).toMatchObject({ user_simulator_calls: 4, user_simulator_prompt_version: 'rts-user-1' });
+    } finally {
+      await demo.close();
+    }
   });
 });

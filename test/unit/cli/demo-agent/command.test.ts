@@ -96,9 +96,10 @@ function post(url: string, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 }
 
+/** The recorded answer to the first user turn: drive() plays one turn (conversations of several: turns.test.ts). */
 function finalOutput(trace: TraceInput): string {
-  const last = [...trace.steps].reverse().find((s) => s.role === 'assistant' && !s.tool_calls?.length);
-  return (last as { content: string }).content;
+  const first = trace.steps.find((s) => s.role === 'assistant' && !s.tool_calls?.length);
+  return (first as { content: string }).content;
 }
 
 const CANARY = 'RTS-CANARY-5f3a9c01';

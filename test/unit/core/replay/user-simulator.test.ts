@@ -1,5 +1,7 @@
 // The simulated user's client over an injected sender: the prompt's layout and cuts, answer parsing and the stop
 // token, the exact request, the cache key, max_turns, and user_simulator_unavailable after 3 tries or a blocked address.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { OutboundError, type JudgeCacheRepo, type OutboundRequest, type OutboundResponse } from '../../../../functions/core/ports';
 import {
   createUserSimulator,
@@ -182,5 +184,16 @@ describe('createUserSimulator', () => {
     expect([...items.values()][0].expiresAt).toBe(Date.parse('2026-11-23T00:00:00Z') / 1000 + 30 * 24 * 3600);
     now = new Date('2026-12-24T00:00:00Z');
     expect((await sim.next(input)).cached).toBe(false);
+  });
+});
+
+describe('docs/campaigns-and-replay.md#simulated-user', () => {
+  it('prints the rts-user-1 system prompt whole, as sent', () => {
+    const doc = readFileSync(join(__dirname, '../../../../docs/campaigns-and-replay.md'), 'utf8');
+    const printed = USER_SIMULATOR_SYSTEM_PROMPT.split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n');
+    expect(doc).toContain(`prompt version \`rts-user-1\``);
+    expect(doc).toContain(`  \`\`\`text\n${printed}\n  \`\`\``);
   });
 });
