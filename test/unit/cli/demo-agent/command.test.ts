@@ -96,7 +96,6 @@ function post(url: string, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-/** The recorded answer to the first user turn: drive() plays one turn (conversations of several: turns.test.ts). */
 function finalOutput(trace: TraceInput): string {
   const first = trace.steps.find((s) => s.role === 'assistant' && !s.tool_calls?.length);
   return (first as { content: string }).content;
