@@ -36,7 +36,8 @@
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
 //     (replay workers' per-project share; expiring, TTL a day after the lease ends)
-// 28. cached simulated-user message (TTL 30 days) pk=SIMUSER#<pid>#<sha256 of prompt version, model, conversation> sk=SIMUSER
+// 28. cached simulated-user message          pk=SIMUSER#<pid>#<sha256 of prompt version, model, conversation> sk=SIMUSER
+//     (TTL 30 days)
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
