@@ -235,14 +235,19 @@ export interface EventPublisher {
 }
 
 /**
- * Cached llm_judge verdicts (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge), per project, by a hash of
- * everything that determines them.
+ * Cached answers of the models rts calls itself, per project, by a hash of everything that determines them:
+ * llm_judge verdicts (docs/campaigns-and-replay.md#model-graded-criteria-llm_judge) and simulated-user messages
+ * (docs/campaigns-and-replay.md#simulated-user).
  */
 export interface JudgeCacheRepo {
   /** The verdict stored under `key`, unless absent or expired at `now`. */
   get(projectId: string, key: string, now: Date): Promise<{ score: number; pass: boolean; reason: string } | null>;
   /** Stores a verdict until `expiresAt` (epoch seconds, the table's TTL attribute). */
   put(projectId: string, key: string, verdict: { score: number; pass: boolean; reason: string }, expiresAt: number): Promise<void>;
+  /** The simulated-user message stored under `key`, unless absent or expired at `now`. */
+  getMessage(projectId: string, key: string, now: Date): Promise<string | null>;
+  /** Stores a simulated-user message until `expiresAt` (epoch seconds, the table's TTL attribute). */
+  putMessage(projectId: string, key: string, message: string, expiresAt: number): Promise<void>;
 }
 
 /**

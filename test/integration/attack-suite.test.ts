@@ -1,5 +1,5 @@
 // The attack library end to end (docs/campaigns-and-replay.md#attack-library): a campaign with attack_suite, created
-// through the API, run over the four sample traces against the naive and the guarded demo agent; which templates each
+// through the API, run over the sample traces against the naive and the guarded demo agent; which templates each
 // falls for, and that every template's injection is detected.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

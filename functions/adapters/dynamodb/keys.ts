@@ -36,7 +36,9 @@
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
 //     (replay workers' per-project share; expiring, TTL a day after the lease ends)
-// 28. the MCP session of an mcp attempt       pk=MCP#<rid>#<attempt>          sk=SESSION
+// 28. cached simulated-user message          pk=SIMUSER#<pid>#<sha256 of prompt version, model, conversation> sk=SIMUSER
+//     (TTL 30 days)
+// 29. the MCP session of an mcp attempt       pk=MCP#<rid>#<attempt>          sk=SESSION
 //     (keyed by its run, a server-made UUID, as its URL names it; the item holds its project, and its token's hash is
 //     the credential; TTL a day after the run's last invoke could end)
 
@@ -109,6 +111,7 @@ export const keys = {
   deliveryDedup: (whId: string, eventId: string) => ({ pk: `WHDEDUP#${whId}#${eventId}`, sk: 'DEDUP' }),
 
   judgeVerdict: (pid: string, hash: string) => ({ pk: `JUDGE#${pid}#${hash}`, sk: 'JUDGE' }),
+  simulatedUserMessage: (pid: string, hash: string) => ({ pk: `SIMUSER#${pid}#${hash}`, sk: 'SIMUSER' }),
 
   config: (name: string) => ({ pk: `CONFIG#${name}`, sk: 'CONFIG' }),
 

@@ -5,6 +5,8 @@ import { findCanary, findSecrets, isErrorResult, parseInjection, resultTexts, ty
 import { matchPlan, toPlans, type DemoPlan, type PlannedCall } from './plan';
 import type { StepMessage, StepReply, StepRequest } from './protocol';
 
+/** The answer to a user message past the end of the recorded conversation (a simulated user going on). */
+const CLOSING_OUTPUT = 'Glad I could help. Is there anything else I can do for you?';
 const GENERIC_OUTPUT =
   "I'm sorry, I don't know how to help with that request yet. I can refund orders, book flights, summarise documents and schedule meetings.";
 
@@ -31,24 +33,41 @@ export function decideStep(request: StepRequest, plans: DemoPlan[] | TraceInput[
   const plan = user ? matchPlan(known, contentText(user.content)) : null;
   if (!plan) return { output: GENERIC_OUTPUT };
 
-  const firstUser = request.messages.indexOf(user as StepMessage);
-  const history = request.messages.slice(firstUser + 1).filter((m) => m.role === 'assistant' || m.role === 'tool');
+  // From the second user turn on, the agent replays that turn of the recording from its user message on.
+  const { turn, opening } = currentTurn(request.messages);
+  const segment = turn === 1 ? plan : { ...plan, ...(plan.followUps[turn - 2] ?? { turns: [], final: CLOSING_OUTPUT }) };
+  const history = request.messages.slice(opening + 1).filter((m) => m.role === 'assistant' || m.role === 'tool');
   const offers = toolOffers(request.tools);
   const state: AgentState = { planIndex: 0, pendingRetry: null, pendingInjections: [], obeyed: new Set(), secrets: [], gaveUpOn: null };
   let cursor = 0;
   // Each simulated turn consumes at least one message, so the loop ends; the bound only guards against surprises.
   for (let guard = 0; guard <= request.messages.length + 1; guard++) {
-    const turn = nextTurn(state, plan, guarded);
-    if (turn.kind === 'final') return { output: turn.output };
+    const next = nextTurn(state, segment, guarded);
+    if (next.kind === 'final') return { output: next.output };
     while (cursor < history.length && history[cursor]!.role !== 'tool') cursor++;
-    if (cursor >= history.length) return reply(turn.calls, request);
+    if (cursor >= history.length) return reply(next.calls, request);
     const results: StepMessage[] = [];
-    while (cursor < history.length && results.length < turn.calls.length && history[cursor]!.role === 'tool') {
+    while (cursor < history.length && results.length < next.calls.length && history[cursor]!.role === 'tool') {
       results.push(history[cursor++]!);
     }
-    absorb(state, turn.kind, turn.calls, results, offers, guarded);
+    absorb(state, next.kind, next.calls, results, offers, guarded);
   }
   return { output: GENERIC_OUTPUT };
+}
+
+/**
+ * The user turn the request is in (from 1: each user message after an assistant message opens the next one) and the
+ * index of the last user message, after which that turn's history starts.
+ */
+function currentTurn(messages: readonly StepMessage[]): { turn: number; opening: number } {
+  let turn = 1;
+  let opening = -1;
+  messages.forEach((m, i) => {
+    if (m.role !== 'user') return;
+    if (opening >= 0 && messages[i - 1]?.role === 'assistant') turn += 1;
+    opening = i;
+  });
+  return { turn, opening };
 }
 
 // Trace tools are {name, parameters}; OpenAI-style {type: "function", function: {...}} entries are accepted too.

@@ -9,13 +9,21 @@ export interface PlannedCall {
   arguments: Record<string, unknown>;
 }
 
-/** A sample conversation reduced to what the agent replays: its tool-call turns, then its final answer. */
-export interface DemoPlan {
+/** What the agent replays for one user message: its tool-call turns, then its final answer. */
+export interface DemoSegment {
+  turns: PlannedCall[][];
+  final: string;
+}
+
+/**
+ * A sample conversation reduced to what the agent replays: for the first user message its tool-call turns and final
+ * answer, and the same for each later user message of a conversation of several turns (`followUps`).
+ */
+export interface DemoPlan extends DemoSegment {
   userText: string;
   normalised: string;
   grams: Set<string>;
-  turns: PlannedCall[][];
-  final: string;
+  followUps: DemoSegment[];
 }
 
 /** Loads and validates every *.json trace of a folder (default: the shipped samples/traces), in file-name order. */
@@ -50,18 +58,26 @@ export function toPlans(items: DemoPlan[] | TraceInput[]): DemoPlan[] {
 function buildPlan(trace: TraceInput): DemoPlan | null {
   const user = trace.steps.find((s) => s.role === 'user');
   if (user?.role !== 'user') return null;
-  const turns: PlannedCall[][] = [];
-  let final = '';
+  // A user message after an assistant step opens the next segment, as a replay opens the next turn.
+  const segments: DemoSegment[] = [{ turns: [], final: '' }];
+  let answered = false;
   for (const step of trace.steps) {
+    if (step.role === 'user' && answered) {
+      segments.push({ turns: [], final: '' });
+      answered = false;
+    }
     if (step.role !== 'assistant') continue;
+    answered = true;
+    const segment = segments[segments.length - 1]!;
     if (step.tool_calls && step.tool_calls.length > 0) {
-      turns.push(step.tool_calls.map((c) => ({ name: c.name, arguments: c.arguments })));
+      segment.turns.push(step.tool_calls.map((c) => ({ name: c.name, arguments: c.arguments })));
     } else if (step.content) {
-      final = step.content;
+      segment.final = step.content;
     }
   }
+  const [first, ...followUps] = segments.map((s) => ({ turns: s.turns, final: s.final || 'Done.' }));
   const normalised = normalise(user.content);
-  return { userText: user.content, normalised, grams: trigrams(normalised), turns, final: final || 'Done.' };
+  return { userText: user.content, normalised, grams: trigrams(normalised), ...first!, followUps };
 }
 
 function normalise(text: string): string {

@@ -14,11 +14,18 @@ export function redactCampaign(c: Campaign): Campaign {
   if (target.type === 'openai' && target.api_key !== undefined) {
     (target as { api_key?: string }).api_key = '***';
   }
-  if (!c.judge) return { ...c, target };
-  const judge = { ...c.judge, base_url: maskUrlSecrets(c.judge.base_url) };
-  if (judge.api_key !== undefined) judge.api_key = '***';
-  if (judge.headers) judge.headers = Object.fromEntries(Object.keys(judge.headers).map((k) => [k, '***']));
-  return { ...c, target, judge };
+  const out: Campaign = { ...c, target };
+  if (c.judge) out.judge = redactModel(c.judge);
+  if (c.user_simulator) out.user_simulator = redactModel(c.user_simulator);
+  return out;
+}
+
+/** A model rts calls itself (the judge, the user simulator): api_key and header values masked, URL credentials too. */
+function redactModel<T extends { base_url: string; api_key?: string; headers?: Record<string, string> }>(m: T): T {
+  const out = { ...m, base_url: maskUrlSecrets(m.base_url) };
+  if (out.api_key !== undefined) out.api_key = '***';
+  if (out.headers) out.headers = Object.fromEntries(Object.keys(out.headers).map((k) => [k, '***']));
+  return out;
 }
 
 export function attemptsPerRun(c: Pick<CampaignInput, 'include_baseline' | 'mutations' | 'repeats'>): number {

@@ -2,7 +2,7 @@
 import { count, page, timestamp, uuidOut } from '../openapi/response-blocks';
 import { classicOf } from '../openapi/classic';
 import { z } from '../openapi/zod';
-import { DETECTORS, criterionSchema, judgeSchema, mutationSchema, policySchema, targetSchema } from './schema';
+import { DETECTORS, criterionSchema, judgeSchema, mutationSchema, policySchema, targetSchema, userSimulatorSchema } from './schema';
 
 /** The campaign's parts, named in responses (request bodies inline them: their schemas stay as the handlers use them). */
 export const targetOut = classicOf(targetSchema).openapi('Target', { description: 'Header values and api_key are write-only: returned as "***".' });
@@ -18,6 +18,10 @@ export const campaignSchema = z
     description: z.string().optional(),
     target: targetOut,
     judge: classicOf(judgeSchema).optional().openapi({ description: 'api_key and header values are write-only: returned as "***".' }),
+    user_simulator: classicOf(userSimulatorSchema).optional().openapi({
+      description:
+        'The simulated user that writes the user messages after turn 1 (prompt rts-user-1); api_key and header values are write-only: returned as "***".',
+    }),
     include_baseline: z.boolean(),
     repeats: z.number().int(),
     max_steps: z.number().int(),

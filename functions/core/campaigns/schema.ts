@@ -193,6 +193,25 @@ export const judgeSchema = z.object({
 });
 export type JudgeConfig = z.infer<typeof judgeSchema>;
 
+/** Most user turns an attempt with a simulated user may have (docs/campaigns-and-replay.md#simulated-user). */
+export const MAX_SIMULATED_TURNS = 20;
+
+/**
+ * The simulated user: an OpenAI-compatible model that writes the user's messages after turn 1 (secrets write-only).
+ * `max_turns` absent: the trace's user turns + 2, at most MAX_SIMULATED_TURNS.
+ */
+export const userSimulatorSchema = z.object({
+  type: z.literal('openai'),
+  base_url: httpUrl('user_simulator.base_url'),
+  model,
+  api_key: apiKey,
+  headers: z.optional(headers),
+  max_turns: z.optional(int(1, MAX_SIMULATED_TURNS)),
+  timeout_ms: timeoutMs(60000),
+  limits,
+});
+export type UserSimulatorConfig = z.infer<typeof userSimulatorSchema>;
+
 export const DETECTORS = ['prompt_injection', 'secret_leak', 'exfiltration'] as const;
 export type DetectorKind = (typeof DETECTORS)[number];
 
@@ -203,6 +222,7 @@ export const campaignInputSchema = openapi(
       description: z.optional(z.string().check(z.maxLength(2000))),
       target: targetSchema,
       judge: z.optional(judgeSchema),
+      user_simulator: z.optional(userSimulatorSchema),
       include_baseline: z._default(z.boolean(), true),
       repeats: z._default(int(1, 20), 1),
       max_steps: z._default(int(1, 200), 20),
@@ -236,6 +256,13 @@ export const campaignInputSchema = openapi(
         }
         if (c.target.type === 'recorded' && c.mutations.length > 0) {
           ctx.addIssue({ code: 'custom', path: ['mutations'], message: 'a recorded target cannot take mutations: a recording cannot react' });
+        }
+        if (c.target.type === 'recorded' && c.user_simulator) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['user_simulator'],
+            message: 'a recorded target cannot take a user simulator: a recording cannot answer new messages',
+          });
         }
         const attempts = ((c.include_baseline ? 1 : 0) + c.mutations.length) * c.repeats;
         if (attempts === 0 && !c.attack_suite) {

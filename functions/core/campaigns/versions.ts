@@ -2,7 +2,7 @@
 // summary of what changed between versions, and the If-Match header (docs/campaigns-and-replay.md#versions).
 import { ValidationError } from '../errors';
 import { canonicalJson } from '../json';
-import type { Campaign, JudgeConfig, Target } from './schema';
+import type { Campaign, JudgeConfig, Target, UserSimulatorConfig } from './schema';
 
 /** What one campaign version changed against the one before it (version 1: against nothing). */
 export interface CampaignChanges {
@@ -79,15 +79,22 @@ export function keepMaskedSecrets(sent: Definition, stored: Definition): Definit
     if (key === undefined) delete target.api_key;
     else target.api_key = key;
   }
-  if (!sent.judge) return { ...sent, target };
-  const judge: JudgeConfig = { ...sent.judge };
-  const key = keptKey(judge.api_key, stored.judge?.api_key, 'judge.api_key');
-  if (key === undefined) delete judge.api_key;
-  else judge.api_key = key;
-  const headers = keptHeaders(judge.headers, stored.judge?.headers, 'judge.headers');
-  if (headers === undefined) delete judge.headers;
-  else judge.headers = headers;
-  return { ...sent, target, judge };
+  const out: Definition = { ...sent, target };
+  if (sent.judge) out.judge = keptModelSecrets(sent.judge, stored.judge, 'judge');
+  if (sent.user_simulator) out.user_simulator = keptModelSecrets(sent.user_simulator, stored.user_simulator, 'user_simulator');
+  return out;
+}
+
+/** A model rts calls itself (the judge, the user simulator) with its masked api_key and headers kept from `stored`. */
+function keptModelSecrets<T extends JudgeConfig | UserSimulatorConfig>(sent: T, stored: T | undefined, path: string): T {
+  const out: T = { ...sent };
+  const key = keptKey(out.api_key, stored?.api_key, `${path}.api_key`);
+  if (key === undefined) delete out.api_key;
+  else out.api_key = key;
+  const headers = keptHeaders(out.headers, stored?.headers, `${path}.headers`);
+  if (headers === undefined) delete out.headers;
+  else out.headers = headers;
+  return out;
 }
 
 function byId<T extends { id: string }>(before: T[], after: T[]) {

@@ -69,6 +69,8 @@ export interface AttemptState {
   targetError: string | null;
   /** Whether that TargetError was the run deadline passing (error_code run_deadline_exceeded). */
   deadlineExceeded: boolean;
+  /** The simulated user's calls and cached answers, and why it could not answer (docs/campaigns-and-replay.md#simulated-user). */
+  readonly simulated: { calls: number; hits: number; unavailable: string | null };
 }
 
 /**
@@ -161,6 +163,7 @@ export function openAttempt(run: CompiledRun, planned: PlannedAttempt, clock: Cl
     endReason: null,
     targetError: null,
     deadlineExceeded: false,
+    simulated: { calls: 0, hits: 0, unavailable: null },
   };
   return state;
 }

@@ -1,5 +1,6 @@
 // One attempt: the agent loop (docs/campaigns-and-replay.md) driving a target, serving tool calls under policies,
 // mutations and detectors.
+import { MAX_SIMULATED_TURNS } from '../campaigns/schema';
 import type { AttemptRecord, TranscriptEntry } from '../runs/types';
 import { isoMicros, type Clock } from '../time';
 import { serveToolCall } from './attempt-serve';
@@ -10,6 +11,8 @@ import { JudgeUnavailable, type Judge, type JudgedAttempt } from './judge';
 import { attemptStatus } from './scoring';
 import { RUN_DEADLINE_EXCEEDED, RunDeadlineExceeded } from './deadline';
 import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type ChatMessage, type PlannedAttempt } from './types';
+import { simulatedTurn } from './simulated-turn';
+import { USER_SIMULATOR_UNAVAILABLE, type UserSimulator } from './user-simulator';
 
 export { eventId, eventIds } from './attempt-state';
 export { UNRECORDED_POLICY_ID } from './attempt-serve';
@@ -30,13 +33,14 @@ export async function runAttempt(
   target: AgentTarget,
   clock: Clock,
   judge?: Judge,
+  simulator?: UserSimulator,
 ): Promise<AttemptRecord> {
   const started = clock.now();
   const state = openAttempt(run, planned, clock);
   // An mcp agent's calls are its steps (its MCP endpoint refuses those past max_steps); each turn's output is one more.
-  const limit = run.campaign.max_steps + (run.campaign.target.type === 'mcp' ? run.turnCount : 0);
+  const limit = run.campaign.max_steps + (run.campaign.target.type === 'mcp' ? Math.max(run.turnCount, MAX_SIMULATED_TURNS) : 0);
   for (state.step = 1; state.step <= limit; state.step++) {
-    if ((await agentStep(state, target)) === 'stop') break;
+    if ((await agentStep(state, target, simulator)) === 'stop') break;
   }
   if (!state.finished && state.endReason === null && state.targetError === null) state.endReason = MAX_STEPS_EXCEEDED;
   return finishAttempt(state, started, clock, judge);
@@ -47,7 +51,7 @@ export async function runAttempt(
  * tool calls), an end of the recording or a TargetError stops the loop; an earlier turn's output opens the next turn
  * (docs/campaigns-and-replay.md#turns); tool calls are served one by one and the loop goes on.
  */
-async function agentStep(state: AttemptState, target: AgentTarget): Promise<'stop' | 'continue'> {
+async function agentStep(state: AttemptState, target: AgentTarget, simulator: UserSimulator | undefined): Promise<'stop' | 'continue'> {
   const { run, step } = state;
   let turn: AgentTurn;
   try {
@@ -76,7 +80,7 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
     state.messages.push({ role: 'assistant', content: output });
     state.transcript.push(withNotes(inTurn(state, { type: 'message', role: 'assistant', content: output }), turn.notes));
     state.monitor.onOutput(step, output);
-    return endTurn(state, output);
+    return endTurn(state, output, simulator);
   }
   const stepCalls = turn.tool_calls.map((c, i) => normaliseCall(c, step, i));
   state.messages.push({ role: 'assistant', content: turn.content ?? null, tool_calls: stepCalls });
@@ -89,12 +93,13 @@ async function agentStep(state: AttemptState, target: AgentTarget): Promise<'sto
 
 /**
  * Records the output of the turn in progress; then either the attempt is done (that was the last user turn) or the
- * next turn opens: its recorded user message (input perturbation applied) follows the agent's output.
+ * next turn opens: its recorded user message (input perturbation applied) follows the agent's output, or with a
+ * simulated user the message it writes (docs/campaigns-and-replay.md#simulated-user).
  */
-function endTurn(state: AttemptState, output: string): 'stop' | 'continue' {
+async function endTurn(state: AttemptState, output: string, simulator: UserSimulator | undefined): Promise<'stop' | 'continue'> {
   state.turnOutputs.push(output);
   state.turnEnds.push({ messages: state.messages.length, transcript: state.transcript.length });
-  const next = state.laterTurns[state.turn - 1];
+  const next = simulator ? await simulatedTurn(state, simulator) : state.laterTurns[state.turn - 1];
   if (!next) {
     state.finished = true;
     return 'stop';
@@ -107,7 +112,7 @@ function endTurn(state: AttemptState, output: string): 'stop' | 'continue' {
 
 /** A message entry numbered with its turn, when the trace has several. */
 function inTurn<T extends TranscriptEntry & { type: 'message' }>(state: AttemptState, entry: T): T {
-  return state.run.turnCount > 1 ? { ...entry, turn: state.turn } : entry;
+  return state.run.numberedTurns ? { ...entry, turn: state.turn } : entry;
 }
 
 /**
@@ -128,8 +133,10 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
     turnOutputs: state.turnOutputs,
     turnsReached: state.turn,
   });
+  const simulated = state.simulated;
+  if (simulated.unavailable !== null) error = `${USER_SIMULATOR_UNAVAILABLE}: ${simulated.unavailable}`;
   const judging = { calls: 0, hits: 0, unavailable: null as string | null };
-  if (targetError === null && criteria.some((c) => c.type === 'llm_judge')) {
+  if (targetError === null && simulated.unavailable === null && criteria.some((c) => c.type === 'llm_judge')) {
     for (const [i, c] of criteria.entries()) {
       if (c.type !== 'llm_judge') continue;
       const shown = judgedPart(state, c.turn);
@@ -151,7 +158,7 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
   if (judging.unavailable !== null) error = `${JUDGE_UNAVAILABLE}: ${judging.unavailable}`;
   const unsafe = state.securityEvents.some((e) => e.action === 'allowed');
   const completed = clock.now();
-  const driven = targetError === null && judging.unavailable === null;
+  const driven = targetError === null && judging.unavailable === null && simulated.unavailable === null;
   return {
     attempt: planned.attempt,
     mutation_id: planned.mutation_id,
@@ -167,15 +174,18 @@ async function finishAttempt(state: AttemptState, started: Date, clock: Clock, j
         ? state.deadlineExceeded
           ? RUN_DEADLINE_EXCEEDED
           : TARGET_UNAVAILABLE
-        : judging.unavailable !== null
-          ? JUDGE_UNAVAILABLE
-          : null,
+        : simulated.unavailable !== null
+          ? USER_SIMULATOR_UNAVAILABLE
+          : judging.unavailable !== null
+            ? JUDGE_UNAVAILABLE
+            : null,
     ...(judging.calls + judging.hits > 0 ? { judge_calls: judging.calls, judge_cache_hits: judging.hits } : {}),
+    ...(simulated.calls + simulated.hits > 0 ? { user_simulator_calls: simulated.calls, user_simulator_cache_hits: simulated.hits } : {}),
     run_id: run.runId,
     started_at: isoMicros(started),
     completed_at: isoMicros(completed),
     output,
-    ...(run.turnCount > 1 ? { turn_outputs: state.turnOutputs } : {}),
+    ...(run.numberedTurns ? { turn_outputs: state.turnOutputs } : {}),
     transcript: state.transcript,
     policy_events: state.policyEvents,
     security_events: state.securityEvents,

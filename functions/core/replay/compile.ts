@@ -48,6 +48,13 @@ export interface CompiledRun {
   tools: ToolDefinition[];
   /** How many user turns the trace has (1 for a single-turn trace). */
   turnCount: number;
+  /**
+   * Whether messages carry their turn and attempts record `turn_outputs`: the trace has several user turns, or a
+   * simulated user may add some (docs/campaigns-and-replay.md#simulated-user).
+   */
+  numberedTurns: boolean;
+  /** Every recorded user message, in order: the simulated user's goal. */
+  userGoal: string[];
   /** Payloads and canaries of a mutation (empty for the baseline). */
   material(mutation: Mutation | null): MutationPlan;
   /** The conversation's opening for a mutation (null: the baseline); shared, never mutated by attempts. */
@@ -62,6 +69,7 @@ export function compileRun(input: RunInput): CompiledRun {
   const materials = new Map<string, MutationPlan>();
   const bases = new Map<string | null, BaseConversation>();
   const turns = splitTurns(trace.steps);
+  const numberedTurns = turns.length > 1 || campaign.user_simulator !== undefined;
 
   const material = (m: Mutation | null): MutationPlan => {
     if (!m) return NONE;
@@ -84,7 +92,7 @@ export function compileRun(input: RunInput): CompiledRun {
     const key = m && m.type === 'input_perturbation' ? m.id : null;
     let conv = bases.get(key);
     if (!conv) {
-      const [first, ...rest] = turns.map((opening, i) => turnMessages(opening, m, turns.length > 1 ? i + 1 : null));
+      const [first, ...rest] = turns.map((opening, i) => turnMessages(opening, m, numberedTurns ? i + 1 : null));
       conv = { ...first, later: rest };
       bases.set(key, conv);
     }
@@ -101,6 +109,8 @@ export function compileRun(input: RunInput): CompiledRun {
     allowedDomains: normaliseDomains(campaign.security.allowed_domains),
     tools: trace.tools ?? [],
     turnCount: turns.length,
+    numberedTurns,
+    userGoal: trace.steps.flatMap((s) => (s.role === 'user' ? [s.content] : [])),
     material,
     base,
   };

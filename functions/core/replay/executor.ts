@@ -8,6 +8,7 @@ import { campaignOfRun } from '../runs/campaign-version';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';
 import { createJudge } from './judge';
+import { createUserSimulator } from './user-simulator';
 import { compileRun } from './compile';
 import { planAttempts } from './plan';
 import { runBounded } from '../concurrency';
@@ -149,12 +150,27 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
             throttle: throttling.judge(attempt),
           })
         : undefined;
+    const simulatorConfig = campaign.user_simulator;
+    const simulatorOf = (attempt: number) =>
+      simulatorConfig
+        ? createUserSimulator(simulatorConfig, {
+            http,
+            sleep,
+            cache: deps.judgeCache,
+            projectId: pid,
+            now: () => deps.clock.now(),
+            throttle: throttling.simulator(attempt),
+            recordedTurns: compiled.turnCount,
+          })
+        : undefined;
     const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     let left = missing.length;
     let failed = true;
     try {
       await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-        const record = throttling.finish(await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt)));
+        const record = throttling.finish(
+          await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt), simulatorOf(planned.attempt)),
+        );
         if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
         else {
           raced = true; // another delivery stored it first

@@ -51,7 +51,7 @@ export interface JudgeDeps {
   http: HttpSender;
   sleep?: Sleep;
   /** Absent: no caching (every check asks the judge). */
-  cache?: JudgeCacheRepo;
+  cache?: Pick<JudgeCacheRepo, 'get' | 'put'>;
   projectId: string;
   now: () => Date;
   /** 429/503 handling and limits of the judge's calls for one attempt (targets/throttle.ts); default: max_wait_s 600, no limits. */

@@ -3,6 +3,7 @@
 import type { Campaign } from '../campaigns/schema';
 import type { AttemptRecord, AttemptScore, AttemptStatus, CheckResult, RunSummary } from '../runs/types';
 import { JUDGE_PROMPT_VERSION } from './judge';
+import { USER_SIMULATOR_PROMPT_VERSION } from './user-simulator';
 
 /** passed: every check holds, no deny decision, not unsafe, ended normally; error: the target could not be driven. */
 export function attemptStatus(a: {
@@ -77,23 +78,33 @@ export interface ScoringContext {
   judge_calls: number;
   judge_cache_hits: number;
   judge_prompt_version: string | null;
+  /** Simulated-user messages asked / served from the cache, over the attempts; its prompt's version (null without one). */
+  user_simulator_calls: number;
+  user_simulator_cache_hits: number;
+  user_simulator_prompt_version: string | null;
 }
+
+type Counted = 'judge_calls' | 'judge_cache_hits' | 'user_simulator_calls' | 'user_simulator_cache_hits';
 
 /**
  * The run's `scoring`: the campaign's criteria, policies and detectors, and each stored attempt's score, by attempt
  * number.
  */
 export function scoringContext(
-  campaign: Pick<Campaign, 'criteria' | 'policies' | 'security' | 'judge'> | null,
-  attempts: readonly (AttemptScore & Partial<Pick<AttemptRecord, 'judge_calls' | 'judge_cache_hits'>>)[],
+  campaign: Pick<Campaign, 'criteria' | 'policies' | 'security' | 'judge' | 'user_simulator'> | null,
+  attempts: readonly (AttemptScore & Partial<Pick<AttemptRecord, Counted>>)[],
 ): ScoringContext {
+  const sum = (k: Counted) => attempts.reduce((n, a) => n + (a[k] ?? 0), 0);
   return {
     criteria: campaign?.criteria ?? [],
     policies: campaign?.policies ?? [],
     detectors: campaign?.security.detectors ?? [],
     attempts: [...attempts].sort((x, y) => x.attempt - y.attempt).map((element) => toAttemptScore(element)),
-    judge_calls: attempts.reduce((n, a) => n + (a.judge_calls ?? 0), 0),
-    judge_cache_hits: attempts.reduce((n, a) => n + (a.judge_cache_hits ?? 0), 0),
+    judge_calls: sum('judge_calls'),
+    judge_cache_hits: sum('judge_cache_hits'),
     judge_prompt_version: campaign?.judge ? JUDGE_PROMPT_VERSION : null,
+    user_simulator_calls: sum('user_simulator_calls'),
+    user_simulator_cache_hits: sum('user_simulator_cache_hits'),
+    user_simulator_prompt_version: campaign?.user_simulator ? USER_SIMULATOR_PROMPT_VERSION : null,
   };
 }

@@ -65,10 +65,14 @@ const attemptScoreFields = {
   steps: count,
   duration_ms: count,
   error: z.string().nullable(),
-  error_code: z.enum(['target_unavailable', 'judge_unavailable', 'run_deadline_exceeded', 'rate_limited']).nullable().optional().openapi({
-    description:
-      "Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.",
-  }),
+  error_code: z
+    .enum(['target_unavailable', 'judge_unavailable', 'user_simulator_unavailable', 'run_deadline_exceeded', 'rate_limited'])
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Why an attempt is an error: the agent, the llm_judge model or the simulated user's model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model, judge or simulated user stayed throttled (429/503) past its limits.max_wait_s; null otherwise.",
+    }),
   throttled_ms: count.optional().openapi({
     description:
       'Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded.',
@@ -91,6 +95,12 @@ export const runDetailSchema = z
       judge_calls: count,
       judge_cache_hits: count,
       judge_prompt_version: z.string().nullable(),
+      user_simulator_calls: count.openapi({ description: 'Simulated-user messages asked of its model, over the attempts.' }),
+      user_simulator_cache_hits: count.openapi({ description: 'Simulated-user messages served from the cache, over the attempts.' }),
+      user_simulator_prompt_version: z
+        .string()
+        .nullable()
+        .openapi({ description: "The simulated user's prompt version (rts-user-1); null without a user_simulator." }),
     }),
   })
   .openapi('RunDetail');
@@ -144,8 +154,9 @@ export const transcriptEntrySchema = z
       notes: z.array(z.string()).optional().openapi({ description: "What the engine had to repair in the agent's answer." }),
       turn: z.number().int().min(1).optional().openapi({
         description:
-          'The user turn this message belongs to, from 1; present only when the trace has several user turns (a turn opens with its user message).',
+          'The user turn this message belongs to, from 1; present only when the trace has several user turns or the campaign a user_simulator (a turn opens with its user message).',
       }),
+      simulated: z.literal(true).optional().openapi({ description: 'Present (true) on a user message the simulated user wrote.' }),
       truncated: entryTruncated,
     }),
     z.object({

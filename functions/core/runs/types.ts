@@ -40,10 +40,10 @@ export interface AttemptScore {
   error: string | null;
   /**
    * Why the attempt is an `error`: `target_unavailable` (the agent), `judge_unavailable` (the llm_judge model),
-   * `run_deadline_exceeded` (the run's deadline passed before the attempt ended) or `rate_limited` (the agent, model
+   * `user_simulator_unavailable` (the simulated user's model), `run_deadline_exceeded` (the run's deadline passed before the attempt ended) or `rate_limited` (the agent, model
    * or judge stayed throttled past its `limits.max_wait_s`); null otherwise.
    */
-  error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+  error_code?: 'target_unavailable' | 'judge_unavailable' | 'user_simulator_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
   /** Time the attempt spent waiting for its turn under the limits and out 429/503 answers, ms (not in duration_ms). */
   throttled_ms?: number;
   /** 429/503 answers it tried again after waiting. */
@@ -61,6 +61,8 @@ export type TranscriptEntry =
       notes?: string[];
       /** The user turn this message belongs to, from 1; only on traces of several turns (docs/campaigns-and-replay.md#turns). */
       turn?: number;
+      /** true on a user message the simulated user wrote (docs/campaigns-and-replay.md#simulated-user). */
+      simulated?: true;
     }
   | {
       type: 'tool_result';
@@ -93,6 +95,9 @@ export interface AttemptRecord extends AttemptScore {
   /** llm_judge calls made and verdicts served from the cache for this attempt (absent without llm_judge criteria). */
   judge_calls?: number;
   judge_cache_hits?: number;
+  /** Simulated-user messages asked of its model and served from the cache (absent when the simulator was not asked). */
+  user_simulator_calls?: number;
+  user_simulator_cache_hits?: number;
   /**
    * The agent's output for each turn it answered, turn 1 first; only on traces of several turns
    * (docs/campaigns-and-replay.md#turns).

@@ -22,8 +22,11 @@ export function limiterOf(deps: Partial<Pick<Deps, 'limiter' | 'leases' | 'rateL
   return inProcess;
 }
 
+/** A party rts calls: the target, the judge or the simulated user. */
+type Party = Campaign['target'] | NonNullable<Campaign['judge']> | NonNullable<Campaign['user_simulator']>;
+
 /** The key a party's limits are kept under: its `limits.key`, else its URL (or base_url and model), hashed. */
-export function limitKey(party: Campaign['target'] | NonNullable<Campaign['judge']>): string | null {
+export function limitKey(party: Party): string | null {
   if (party.type === 'recorded') return null;
   const raw = party.limits?.key ?? (party.type === 'http' || party.type === 'mcp' ? party.url : `${completionsUrl(party.base_url)} ${party.model}`);
   return sha256(raw).toString('hex').slice(0, 32);
@@ -34,13 +37,15 @@ export interface RunThrottling {
   target: ThrottleOf;
   /** The judge's policy for an attempt. */
   judge: ThrottleOf;
+  /** The simulated user's policy for an attempt. */
+  simulator: ThrottleOf;
   /** The record with the attempt's throttled_ms and throttle_count, its duration without them, rate_limited if so. */
   finish(record: AttemptRecord): AttemptRecord;
 }
 
 export interface RunThrottlingOptions {
   projectId: string;
-  campaign: Pick<Campaign, 'target' | 'judge'>;
+  campaign: Pick<Campaign, 'target' | 'judge' | 'user_simulator'>;
   /** Built only when a party has max_concurrency or requests_per_minute. */
   limiter: () => TargetLimiter;
   sleep: Sleep;
@@ -50,8 +55,8 @@ export interface RunThrottlingOptions {
 
 export function runThrottling(o: RunThrottlingOptions): RunThrottling {
   // One meter per party and attempt, so each party's max_wait_s bounds its own waiting; the record sums them.
-  const parties = [new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>()];
-  const policyOf = (party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined, meters: Map<number, ThrottleMeter>): ThrottleOf => {
+  const parties = [new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>()];
+  const policyOf = (party: Party | undefined, meters: Map<number, ThrottleMeter>): ThrottleOf => {
     const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
     const gate = party ? gateOf(o, party, limits) : undefined;
     const base: Partial<ThrottlePolicy> = { maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S, now: o.now, remainingMs: o.remainingMs, gate };
@@ -64,6 +69,7 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
   return {
     target: policyOf(o.campaign.target, parties[0]),
     judge: policyOf(o.campaign.judge, parties[1]),
+    simulator: policyOf(o.campaign.user_simulator, parties[2]),
     finish(record) {
       const m = newMeter();
       for (const meters of parties) {
@@ -86,7 +92,7 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
   };
 }
 
-function gateOf(o: RunThrottlingOptions, party: Campaign['target'] | NonNullable<Campaign['judge']>, limits: Limits): Gate | undefined {
+function gateOf(o: RunThrottlingOptions, party: Party, limits: Limits): Gate | undefined {
   const key = limitKey(party);
   if (key === null || (limits.max_concurrency === undefined && limits.requests_per_minute === undefined)) return undefined;
   const keyLimits: KeyLimits = {};

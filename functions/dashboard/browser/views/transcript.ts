@@ -81,7 +81,7 @@ function message(e: MessageEntry, key: string, ts: TextState): HTMLLIElement {
   return h(
     'li',
     { class: `role-${role}` },
-    h('div', { class: 'entry-head' }, role.charAt(0).toUpperCase() + role.slice(1)),
+    h('div', { class: 'entry-head' }, role.charAt(0).toUpperCase() + role.slice(1), e.simulated ? badge('simulated user', 'run') : null),
     text !== null ? textBlock(decorate(text), lineCount(text), key, ts) : null,
     e.tool_calls?.length
       ? h(

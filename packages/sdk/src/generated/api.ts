@@ -768,6 +768,22 @@ export interface components {
         timeout_ms: number;
         limits?: components['schemas']['Limits'];
       };
+      /** @description The simulated user that writes the user messages after turn 1 (prompt rts-user-1); api_key and header values are write-only: returned as "***". */
+      user_simulator?: {
+        /** @enum {string} */
+        type: 'openai';
+        /** Format: uri */
+        base_url: string;
+        model: string;
+        api_key?: string;
+        headers?: {
+          [key: string]: string;
+        };
+        max_turns?: number;
+        /** @default 60000 */
+        timeout_ms: number;
+        limits?: components['schemas']['Limits'];
+      };
       include_baseline: boolean;
       repeats: number;
       max_steps: number;
@@ -1575,6 +1591,21 @@ export interface components {
         headers?: {
           [key: string]: string;
         };
+        /** @default 60000 */
+        timeout_ms?: number;
+        limits?: components['schemas']['Limits'];
+      };
+      user_simulator?: {
+        /** @enum {string} */
+        type: 'openai';
+        /** Format: uri */
+        base_url: string;
+        model: string;
+        api_key?: string;
+        headers?: {
+          [key: string]: string;
+        };
+        max_turns?: number;
         /** @default 60000 */
         timeout_ms?: number;
         limits?: components['schemas']['Limits'];
@@ -2487,6 +2518,12 @@ export interface components {
         judge_calls: number;
         judge_cache_hits: number;
         judge_prompt_version: string | null;
+        /** @description Simulated-user messages asked of its model, over the attempts. */
+        user_simulator_calls: number;
+        /** @description Simulated-user messages served from the cache, over the attempts. */
+        user_simulator_cache_hits: number;
+        /** @description The simulated user's prompt version (rts-user-1); null without a user_simulator. */
+        user_simulator_prompt_version: string | null;
       };
     };
     AttemptScore: {
@@ -2506,10 +2543,10 @@ export interface components {
       duration_ms: number;
       error: string | null;
       /**
-       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
+       * @description Why an attempt is an error: the agent, the llm_judge model or the simulated user's model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model, judge or simulated user stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
        * @enum {string|null}
        */
-      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'user_simulator_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
       /** @description Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded. */
       throttled_ms?: number;
       /** @description 429/503 answers tried again after waiting. */
@@ -2540,10 +2577,10 @@ export interface components {
       duration_ms: number;
       error: string | null;
       /**
-       * @description Why an attempt is an error: the agent or the llm_judge model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model or judge stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
+       * @description Why an attempt is an error: the agent, the llm_judge model or the simulated user's model could not be driven, the run's deadline (the worker's time budget) passed before the attempt ended, or the agent, model, judge or simulated user stayed throttled (429/503) past its limits.max_wait_s; null otherwise.
        * @enum {string|null}
        */
-      error_code?: 'target_unavailable' | 'judge_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
+      error_code?: 'target_unavailable' | 'judge_unavailable' | 'user_simulator_unavailable' | 'run_deadline_exceeded' | 'rate_limited' | null;
       /** @description Time spent waiting for a turn under the limits and out 429/503 answers, ms; not part of duration_ms. Absent on attempts stored before it was recorded. */
       throttled_ms?: number;
       /** @description 429/503 answers tried again after waiting. */
@@ -2572,8 +2609,13 @@ export interface components {
           tool_calls?: components['schemas']['ToolCall'][];
           /** @description What the engine had to repair in the agent's answer. */
           notes?: string[];
-          /** @description The user turn this message belongs to, from 1; present only when the trace has several user turns (a turn opens with its user message). */
+          /** @description The user turn this message belongs to, from 1; present only when the trace has several user turns or the campaign a user_simulator (a turn opens with its user message). */
           turn?: number;
+          /**
+           * @description Present (true) on a user message the simulated user wrote.
+           * @enum {boolean}
+           */
+          simulated?: true;
           /**
            * @description Present in a listing when a value of this entry was cut: a string keeps its start and a marker; tool arguments become {"rts_truncated": "<start of their JSON>..."}.
            * @enum {boolean}

@@ -30,3 +30,14 @@ describe('DynamoJudgeCacheRepo', () => {
     expect(await repo.get('p1', 'shared', now)).toEqual({ score: 0, pass: false, reason: '' });
   });
 });
+
+describe('DynamoJudgeCacheRepo simulated-user messages', () => {
+  it('stores a message beside the verdicts, per project, read back until it expires', async () => {
+    await repo.putMessage('p1', 'k1', 'Ship it to 5 Elm Street.', epoch + 3600);
+    expect(await repo.getMessage('p1', 'k1', now)).toBe('Ship it to 5 Elm Street.');
+    expect(await getItem(keys.simulatedUserMessage('p1', 'k1'))).toMatchObject({ entity: 'simulated_user_message', expires_at: epoch + 3600 });
+    expect(await repo.get('p1', 'k1', now)).toEqual({ score: 0.8, pass: true, reason: 'fine' });
+    expect(await repo.getMessage('p2', 'k1', now)).toBeNull();
+    expect(await repo.getMessage('p1', 'k1', new Date((epoch + 3600) * 1000))).toBeNull();
+  });
+});

@@ -217,6 +217,9 @@ describe('runResult', () => {
         judge_calls: 0,
         judge_cache_hits: 0,
         judge_prompt_version: null,
+        user_simulator_calls: 0,
+        user_simulator_cache_hits: 0,
+        user_simulator_prompt_version: null,
         attempts: [
           attempt({ attempt: 0 }),
           attempt({ attempt: 1 }),

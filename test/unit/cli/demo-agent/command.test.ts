@@ -97,8 +97,8 @@ function post(url: string, body: unknown): Promise<Response> {
 }
 
 function finalOutput(trace: TraceInput): string {
-  const last = [...trace.steps].reverse().find((s) => s.role === 'assistant' && !s.tool_calls?.length);
-  return (last as { content: string }).content;
+  const first = trace.steps.find((s) => s.role === 'assistant' && !s.tool_calls?.length);
+  return (first as { content: string }).content;
 }
 
 const CANARY = 'RTS-CANARY-5f3a9c01';

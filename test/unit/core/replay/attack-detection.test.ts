@@ -126,7 +126,7 @@ describe('prompt_injection detector against the templates', () => {
     // Act
     results.forEach((s, i) => monitor.onToolResult(i + 1, 'tool', s.content, false));
     // Assess
-    expect(results).toHaveLength(9); // the tool results of samples/traces/*.json, all of them read
+    expect(results).toHaveLength(11); // the tool results of samples/traces/*.json, all of them read
     expect(findings).toEqual([]);
   });
 });

@@ -109,7 +109,7 @@ describe('createJudge', () => {
   const config = { type: 'openai' as const, base_url: 'https://judge.example.com', model: 'm', timeout_ms: 1000 };
   const memoryCache = () => {
     const items = new Map<string, { verdict: { score: number; pass: boolean; reason: string }; expiresAt: number }>();
-    const cache: JudgeCacheRepo = {
+    const cache: Pick<JudgeCacheRepo, 'get' | 'put'> = {
       get: async (p, k, now) => {
         const hit = items.get(`${p}/${k}`);
         return hit && hit.expiresAt > now.getTime() / 1000 ? hit.verdict : null;
