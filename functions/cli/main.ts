@@ -11,7 +11,7 @@ Commands:
   admin revoke-key --project P --key-id K
   traces upload <file...>             upload trace files (native JSON or OTLP/JSON)
   ci run --campaign <id> [...]        submit a CI run or eval-set batch and gate on its verdict
-  demo-agent [--port p] [--guarded]   a deterministic sample agent speaking the step protocol
+  demo-agent [--guarded] [--mcp]      a deterministic sample agent: the step protocol, with --mcp an mcp target too
 
 Options:
   -h, --help                          print this help ('rts <command> --help' or 'rts help <command>': a command's)

@@ -1,5 +1,5 @@
 // `rts demo-agent`: serves the deterministic sample agent of demo-agent/, which speaks the step protocol
-// (docs/connect-your-agent.md#the-step-protocol-http-target).
+// (docs/connect-your-agent.md#the-step-protocol-http-target) and, with --mcp, answers as an `mcp` target too.
 import { loadSampleTraces } from './plan';
 import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from './server';
 
@@ -16,11 +16,11 @@ export interface DemoAgentCliIo {
   signal?: AbortSignal;
 }
 
-const USAGE = 'usage: rts demo-agent [--port <port>] [--host <address>] [--guarded] [--traces <folder>]';
+const USAGE = 'usage: rts demo-agent [--port <port>] [--host <address>] [--guarded] [--mcp] [--traces <folder>]';
 
 /**
- * `rts demo-agent [--port p] [--host h] [--guarded] [--traces dir]`: serves the demo agent (default port 8788) until
- * Ctrl-C. Resolves with the exit code: 0 after a clean stop, 2 on bad arguments or when the port cannot be bound.
+ * `rts demo-agent [--port p] [--host h] [--guarded] [--mcp] [--traces dir]`: serves the demo agent (default port 8788)
+ * until Ctrl-C; `--mcp` adds its naive and guarded invoke endpoints (an `mcp` target's url). Resolves with the exit code: 0 after a clean stop, 2 on bad arguments or when the port cannot be bound.
  */
 export async function runDemoAgentCli(argv: string[], io: DemoAgentCliIo = {}): Promise<number> {
   const out = io.out ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -31,6 +31,7 @@ export async function runDemoAgentCli(argv: string[], io: DemoAgentCliIo = {}): 
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     if (flag === '--guarded') options.guarded = true;
+    else if (flag === '--mcp') options.mcp = true;
     else if (flag === '--port') {
       const port = Number(value());
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -58,6 +59,9 @@ export async function runDemoAgentCli(argv: string[], io: DemoAgentCliIo = {}): 
   }
   out(`demo agent (${options.guarded ? 'guarded' : 'naive'}) listening on ${agent.url}`);
   out(`use it as a campaign target: {"type":"http","url":"${agent.url}"}; Ctrl-C stops it`);
+  if (agent.invoke) {
+    out(`mcp targets: {"type":"mcp","url":"${agent.invoke.naive}"} (naive), {"type":"mcp","url":"${agent.invoke.guarded}"} (guarded)`);
+  }
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

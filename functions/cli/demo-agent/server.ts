@@ -1,4 +1,5 @@
-// The demo agent's HTTP server: POST /step answers the step protocol, GET /health says it is up.
+// The demo agent's HTTP server: POST /step answers the step protocol, GET /health says it is up; with `mcp`, POST
+// /invoke/naive and /invoke/guarded answer rts.invoke.v1 as an `mcp` target (mcp.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TraceInput } from '../../core/traces/schema';
@@ -16,12 +17,16 @@ export interface DemoAgentOptions {
   guarded?: boolean;
   /** The conversations the agent knows. Default: the shipped samples in samples/traces. */
   traces?: TraceInput[];
+  /** true: also serve the naive and the guarded invoke endpoints of an `mcp` target. Default false. */
+  mcp?: boolean;
 }
 
 /** A running demo agent. */
 export interface DemoAgent {
   /** The step endpoint, e.g. http://127.0.0.1:8788/step (use it as a campaign's http target url). */
   url: string;
+  /** With `mcp`: the invoke endpoints (use them as an `mcp` target's url). */
+  invoke?: { naive: string; guarded: string };
   close(): Promise<void>;
 }
 
@@ -33,8 +38,12 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const host = options.host ?? '127.0.0.1';
   const guarded = options.guarded ?? false;
   const plans = toPlans(options.traces ?? loadSampleTraces());
+  // The MCP client is loaded only when asked for: the step agent starts without it (require: the tsx CJS hook of
+  // bin/rts.js does not cover dynamic import).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const invoke = options.mcp ? (require('./mcp') as typeof import('./mcp')).answerInvoke : null;
   const server = http.createServer((req, res) => {
-    handle(req, res, plans, guarded).catch(() => send(res, 500, errorBody('internal_error', 'The demo agent failed.')));
+    handle(req, res, plans, guarded, invoke).catch(() => send(res, 500, errorBody('internal_error', 'The demo agent failed.')));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -45,8 +54,10 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   });
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
+  const base = `http://${hostPart}:${port}`;
   return {
-    url: `http://${hostPart}:${port}/step`,
+    url: `${base}/step`,
+    ...(invoke ? { invoke: { naive: `${base}/invoke/naive`, guarded: `${base}/invoke/guarded` } } : {}),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -56,11 +67,27 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   };
 }
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse, plans: DemoPlan[], guarded: boolean): Promise<void> {
+type AnswerInvoke = (raw: string, plans: DemoPlan[], guarded: boolean) => Promise<{ status: number; body: unknown }>;
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  plans: DemoPlan[],
+  guarded: boolean,
+  invoke: AnswerInvoke | null,
+): Promise<void> {
   const pathname = new URL(req.url ?? '/', 'http://demo-agent').pathname;
   if (pathname === '/health') {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, errorBody('method_not_allowed', 'Use GET /health.'));
     return send(res, 200, { status: 'ok', guarded });
+  }
+  const mode = /^\/invoke\/(naive|guarded)$/.exec(pathname)?.[1];
+  if (invoke && mode) {
+    if (req.method !== 'POST') return send(res, 405, errorBody('method_not_allowed', `Use POST ${pathname}.`));
+    const raw = await readBody(req);
+    if (raw === null) return send(res, 413, errorBody('payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes.`));
+    const answer = await invoke(raw, plans, mode === 'guarded');
+    return send(res, answer.status, answer.body);
   }
   if (pathname !== '/step') return send(res, 404, errorBody('route_not_found', `No route for ${req.method} ${pathname}.`));
   if (req.method !== 'POST') return send(res, 405, errorBody('method_not_allowed', 'Use POST /step.'));

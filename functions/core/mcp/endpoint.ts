@@ -1,7 +1,7 @@
 // The MCP endpoint of `mcp` target attempts, over the store: checks an attempt's token, lists the trace's tools, and
 // serves each call exactly once in one order however many processes answer the agent's concurrent calls (each call is
 // appended to the session with a condition on the count of calls before it; a call that lost the race is served again
-// as the next one).
+// as the next one). Within one process the calls of an attempt are served one at a time, so they never race each other.
 import type { Deps } from '../ports';
 import { campaignOfRun } from '../runs/campaign-version';
 import { compileRun, type CompiledRun } from '../replay/compile';
@@ -18,8 +18,6 @@ export type McpEndpointDeps = Pick<Deps, 'mcpSessions' | 'runs' | 'traces' | 'ca
 export const MCP_MAX_CALL_ARGUMENTS_BYTES = 65_536;
 /** All recorded calls' arguments of one attempt together, at most (the session is one item of the table). */
 export const MCP_MAX_LOG_BYTES = 300_000;
-/** Appends tried for one call while concurrent calls of the same attempt keep winning the race. */
-const MAX_APPEND_TRIES = 50;
 
 /** Compiled runs by run and campaign version: both immutable, so a container keeps them. */
 const compiled = new Map<string, { run: CompiledRun; plan: PlannedAttempt[] }>();
@@ -39,8 +37,29 @@ export async function openMcpAttempt(deps: McpEndpointDeps, runId: string, attem
   return {
     sessionId: mcpSessionId(session.token_hash),
     tools: async () => listTools(prepared.run),
-    call: (_id, name, args) => callTool(deps, prepared.run, planned, session, token, { id: '', name, arguments: args, turn: session.turn }),
+    call: (_id, name, args) =>
+      oneAtATime(`${runId}:${attempt}`, (waited) =>
+        callTool(deps, prepared.run, planned, session, token, { id: '', name, arguments: args, turn: session.turn }, waited),
+      ),
   };
+}
+
+/** The tail of each attempt's calls in this process; an entry lives while calls of its attempt are pending. */
+const pending = new Map<string, Promise<void>>();
+
+/** Runs `fn` once the calls of `key` before it in this process are done; `waited` tells it whether there were any. */
+function oneAtATime<T>(key: string, fn: (waited: boolean) => Promise<T>): Promise<T> {
+  const before = pending.get(key);
+  const result = before ? before.then(() => fn(true)) : fn(false);
+  const tail = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(key, tail);
+  void tail.then(() => {
+    if (pending.get(key) === tail) pending.delete(key);
+  });
+  return result;
 }
 
 function usable(session: McpSession, token: string, now: Date): boolean {
@@ -61,14 +80,23 @@ async function prepare(deps: McpEndpointDeps, session: McpSession) {
   return entry;
 }
 
-async function callTool(deps: McpEndpointDeps, run: CompiledRun, planned: PlannedAttempt, opened: McpSession, token: string, call: McpCall) {
+async function callTool(
+  deps: McpEndpointDeps,
+  run: CompiledRun,
+  planned: PlannedAttempt,
+  opened: McpSession,
+  token: string,
+  call: McpCall,
+  stale: boolean,
+) {
   const argsBytes = Buffer.byteLength(JSON.stringify(call.arguments), 'utf8');
   if (argsBytes > MCP_MAX_CALL_ARGUMENTS_BYTES) {
     return toolResult({ error: `arguments over ${MCP_MAX_CALL_ARGUMENTS_BYTES} bytes: not served, not recorded` }, true);
   }
   let session = opened;
-  for (let tries = 0; tries < MAX_APPEND_TRIES; tries++) {
-    if (tries > 0) {
+  // Each lost race means another call was appended, so past max_steps of them the call is refused below: the loop ends.
+  for (let tries = 0; tries <= run.campaign.max_steps + 1; tries++) {
+    if (tries > 0 || stale) {
       const again = await deps.mcpSessions.get(session.run_id, session.attempt);
       if (!again || !usable(again, token, deps.clock.now())) break;
       session = again;
