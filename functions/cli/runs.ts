@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AttemptScore, Criterion, RtsClient, RunDetail } from '../../packages/sdk/src/index';
-import { canonicalJson, sha256Hex } from '../core/json';
 import { contentTraceId } from './apply/traces';
 import { describeError, printTable, processIo, type CommandIo } from './command-io';
 import { cliClient, connectionOptions, dashboardBase } from './connection';
@@ -103,7 +102,7 @@ async function traceIdOf(client: RtsClient, ref: string, stderr: Writer): Promis
   }
   if (!trace || typeof trace !== 'object' || Array.isArray(trace)) throw new Error(`--trace ${ref} must hold one trace (a JSON object)`);
   const body = { ...trace, trace_id: typeof trace.trace_id === 'string' ? trace.trace_id.toLowerCase() : contentTraceId(trace) };
-  const res = await client.uploadTrace(body as never, `apply:${sha256Hex(canonicalJson(body))}`);
+  const res = await client.uploadTrace(body as never);
   stderr.write(`trace ${body.trace_id} ${res.status === 201 ? 'uploaded' : 'already there'} (${ref})\n`);
   return body.trace_id;
 }

@@ -2,7 +2,6 @@
 // what it did (or, with --dry-run, what it would do) as a plan (docs/campaigns-as-code.md).
 import { parseArgs } from 'node:util';
 import { RtsApiError, type RtsClient } from '../../../packages/sdk/src/index';
-import { canonicalJson, sha256Hex } from '../../core/json';
 import { cliClient } from '../connection';
 import { describeError } from '../command-io';
 import { safeWriter, type Writer } from '../output';
@@ -112,7 +111,8 @@ async function uploadTraces(client: RtsClient, traces: ResolvedTraces, out: Writ
   const tally = { ...emptyTally(), traces: traces.traces.length };
   const statuses = await pooled(traces.traces, 4, async (t) => {
     try {
-      const res = await client.uploadTrace(t.body as never, `apply:${sha256Hex(canonicalJson(t.body))}`);
+      // A random Idempotency-Key (the client's): a key derived from the content would replay the first upload's 201.
+      const res = await client.uploadTrace(t.body as never);
       return res.status;
     } catch (e) {
       if (e instanceof RtsApiError) e.message = `${t.source}: ${e.message}`;

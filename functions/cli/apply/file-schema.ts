@@ -4,9 +4,8 @@ import { campaignInputSchema } from '../../core/campaigns/schema';
 import { EVAL_SET_MAX } from '../../core/limits';
 import * as z from '../../core/openapi/zod-mini';
 
-/** Where the published JSON Schema lives, relative to the repository, and its `$id`. */
+/** Where the published JSON Schema lives, relative to the repository. */
 export const JSON_SCHEMA_PATH = 'schemas/rts.schema.json';
-const JSON_SCHEMA_ID = 'https://rts.dev/schemas/rts.schema.json';
 
 export const evalSetSchema = z.strictObject({
   traces: z
@@ -46,17 +45,17 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknow
 /**
  * The JSON Schema of the file (draft 2020-12), for editors: the file's schema, each campaign the campaign schema of the
  * API (as sent: defaults may be left out) plus `eval_set`, no other field. Refinements a JSON Schema cannot say
- * (duplicate ids, attempt limits) are checked by `rts apply` and the API.
+ * (duplicate ids, attempt limits) are checked by `rts apply` and the API. No string `format` is kept: any string may be
+ * a `${NAME}` reference, which an editor would flag as an invalid URL.
  */
 export function rtsJsonSchema(): JsonSchema {
   const opts = { io: 'input', unrepresentable: 'any' } as const;
-  const { $schema: _drop, ...campaign } = z.toJSONSchema(campaignInputSchema, opts) as JsonSchema;
+  const { $schema: _drop, ...campaign } = withoutFormats(z.toJSONSchema(campaignInputSchema, opts)) as JsonSchema;
   const file = z.toJSONSchema(rtsFileSchema, opts) as JsonSchema;
   const { $schema: _also, ...evalSet } = z.toJSONSchema(evalSetSchema, opts) as JsonSchema;
   const campaigns = file.properties!.campaigns as JsonSchema;
   return {
     $schema: file.$schema,
-    $id: JSON_SCHEMA_ID,
     title: 'rts apply file',
     description: 'Campaigns as code for rts: `rts apply -f <file>` creates, updates or leaves alone each campaign and its eval-set. Strings may reference environment variables as ${NAME}.',
     ...file,
@@ -69,4 +68,15 @@ export function rtsJsonSchema(): JsonSchema {
       },
     },
   };
+}
+
+/** The schema without `format` keywords, at every depth. */
+function withoutFormats(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutFormats);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k, v]) => !(k === 'format' && typeof v === 'string'))
+      .map(([k, v]) => [k, withoutFormats(v)]),
+  );
 }

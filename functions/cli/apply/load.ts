@@ -20,13 +20,18 @@ export interface ConfigProblem {
 
 /** The file cannot be applied; `problems` says why, each problem at its place. */
 export class ConfigError extends Error {
-  constructor(readonly problems: ConfigProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
+  readonly problems: ConfigProblem[];
+
+  constructor(problems: ConfigProblem[]) {
+    const sorted = [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
+    super(sorted.map(formatProblem).join('\n'));
+    this.problems = sorted;
   }
 }
 
 /** `rts.yaml:12:7: campaigns[0].target.url: <message>`. */
-export const formatProblem = (p: ConfigProblem): string => `${p.file}:${p.line}:${p.column}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
+export const formatProblem = (p: ConfigProblem): string =>
+  `${p.file}${p.line ? `:${p.line}:${p.column}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
 
 /** `campaigns[0].mutations[2].tool`. */
 export const fieldName = (path: FieldPath): string =>
@@ -54,7 +59,7 @@ export interface LoadedFile {
   problemAt(path: FieldPath, message: string): ConfigProblem;
 }
 
-const ENV_REF = /\$(\$?)\{([^}]*)\}/g;
+const ENV_REF = /\$(\$?)\{([^}:]*)(?::-([^}]*))?\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Reads and validates the file; throws ConfigError (never anything else) when it cannot be applied. */
@@ -84,7 +89,11 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env): Lo
   const value = substitute(doc.toJS({ maxAliasCount: 100 }) as unknown, [], env, secrets, (path, message) => problems.push(problemAt(path, message)));
   const parsed = rtsFileSchema.safeParse(value);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(problemAt(issue.path as FieldPath, issueMessage(issue)));
+    for (const issue of parsed.error.issues) {
+      const path = issue.path as FieldPath;
+      if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problems.push(problemAt([...path, key], 'unknown field'));
+      else problems.push(problemAt(path, issue.message));
+    }
     throw new ConfigError(problems);
   }
   const seen = new Map<string, number>();
@@ -96,31 +105,28 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env): Lo
     seen.set(entry.name, index);
     for (const key of Object.keys(entry)) if (!CAMPAIGN_FIELDS.has(key)) problems.push(problemAt(at([key]), 'unknown field'));
     const checked = campaignInputSchema.safeParse(definition);
-    if (!checked.success) for (const issue of checked.error.issues) problems.push(problemAt(at(issue.path as FieldPath), issueMessage(issue)));
+    if (!checked.success) for (const issue of checked.error.issues) problems.push(problemAt(at(issue.path as FieldPath), issue.message));
     else campaigns.push({ index, name: entry.name, definition: definition as CampaignInput, normalized: checked.data, evalSet });
   });
   if (problems.length) throw new ConfigError(problems);
   return { file, campaigns, secrets, problemAt };
 }
 
-function issueMessage(issue: { message: string; code?: string; keys?: string[] }): string {
-  if (issue.code === 'unrecognized_keys' && issue.keys) return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
-  return issue.message;
-}
-
 /**
- * The value with `${NAME}` in every string replaced by the environment variable NAME (`$${` writes a literal `${`);
- * a variable that is not set is a problem at that string. Each value used is added to `secrets`.
+ * The value with `${NAME}` in every string replaced by the environment variable NAME, `${NAME:-default}` by the default
+ * when NAME is unset or empty (`$${` writes a literal `${`); a variable that is not set and has no default is a problem
+ * at that string. Each value taken from the environment is added to `secrets`.
  */
 function substitute(value: unknown, path: FieldPath, env: NodeJS.ProcessEnv, secrets: string[], problem: (path: FieldPath, message: string) => void): unknown {
   if (typeof value === 'string') {
-    return value.replace(ENV_REF, (whole, escaped: string, name: string) => {
+    return value.replace(ENV_REF, (whole, escaped: string, name: string, fallback: string | undefined) => {
       if (escaped) return whole.slice(1);
       if (!ENV_NAME.test(name)) {
         problem(path, `\${${name}} is not an environment variable reference (letters, digits and _; write $\${ for a literal \${)`);
         return whole;
       }
       const v = env[name];
+      if ((v === undefined || v === '') && fallback !== undefined) return fallback;
       if (v === undefined) {
         problem(path, `the environment variable ${name} is not set`);
         return whole;

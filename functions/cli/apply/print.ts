@@ -62,7 +62,7 @@ export function evalSetLine(e: EvalSetChange, dryRun: boolean): string {
   const parts: string[] = [];
   if (e.add.length) parts.push(`+${plural(e.add.length, 'trace')}`);
   if (e.remove.length) parts.push(`-${plural(e.remove.length, 'trace')}`);
-  if (e.minScenarios) parts.push(`min_scenarios ${e.minScenarios[0] ?? 0} -> ${e.minScenarios[1]}`);
+  if (e.minScenarios) parts.push(`min_scenarios ${e.minScenarios[0] === undefined ? '' : `${e.minScenarios[0]} -> `}${e.minScenarios[1]}`);
   return `      eval-set${dryRun ? ' (to change)' : ''}: ${parts.join(', ')}; ${plural(e.count, 'trace')} in the pool\n`;
 }
 
@@ -74,10 +74,8 @@ export function summaryLine(file: string, t: Tally, dryRun: boolean): string {
   }
   const counts = [
     `${plural(t.uploaded, 'trace')} ${dryRun ? 'to upload' : 'uploaded'}`,
-    `${t.created} ${dryRun ? 'to create' : 'created'}`,
-    `${t.updated} ${dryRun ? 'to update' : 'updated'}`,
-    `${t.unchanged} unchanged`,
+    `campaigns: ${t.created} ${dryRun ? 'to create' : 'created'}, ${t.updated} ${dryRun ? 'to update' : 'updated'}, ${t.unchanged} unchanged`,
     `${plural(t.evalSets, 'eval-set')} ${dryRun ? 'to change' : 'changed'}`,
-  ].join(', ');
+  ].join('; ');
   return dryRun ? `Dry run: ${counts}. Nothing was changed.\n` : `Applied: ${counts}.\n`;
 }
