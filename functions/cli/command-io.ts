@@ -36,5 +36,5 @@ export function printTable(out: Writer, header: string[], rows: string[][]): voi
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
-  out.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);
+  out.write(`${[line(header), ...rows.map((r) => line(r))].join('\n')}\n`);
 }

@@ -144,7 +144,13 @@ export function runReport(run: RunDetail, link: string): string {
     `dashboard  ${link}`,
     '',
   ].join('\n');
-  const rows = run.scoring.attempts.map((a) => [String(a.attempt), oneLine(a.mutation_id ?? 'baseline'), a.status, a.unsafe ? 'yes' : 'no', failedChecks(a)]);
+  const rows = run.scoring.attempts.map((a) => [
+    String(a.attempt),
+    oneLine(a.mutation_id ?? 'baseline'),
+    a.status,
+    a.unsafe ? 'yes' : 'no',
+    failedChecks(a),
+  ]);
   let table = '';
   printTable({ write: (t: string) => (table = t) }, ['attempt', 'mutation', 'status', 'unsafe', 'failed checks'], rows);
   return `${lines}\n${table}`;

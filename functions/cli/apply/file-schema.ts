@@ -19,7 +19,9 @@ export const evalSetSchema = z.strictObject({
     z
       .number()
       .check(z.int(), z.minimum(0), z.maximum(EVAL_SET_MAX))
-      .register(z.globalRegistry, { description: 'Fewest traces the eval-set must hold for a CI submission (default: left as it is, 0 for a new campaign).' }),
+      .register(z.globalRegistry, {
+        description: 'Fewest traces the eval-set must hold for a CI submission (default: left as it is, 0 for a new campaign).',
+      }),
   ),
 });
 export type EvalSetEntry = z.infer<typeof evalSetSchema>;
@@ -57,7 +59,8 @@ export function rtsJsonSchema(): JsonSchema {
   return {
     $schema: file.$schema,
     title: 'rts apply file',
-    description: 'Campaigns as code for rts: `rts apply -f <file>` creates, updates or leaves alone each campaign and its eval-set. Strings may reference environment variables as ${NAME}.',
+    description:
+      'Campaigns as code for rts: `rts apply -f <file>` creates, updates or leaves alone each campaign and its eval-set. Strings may reference environment variables as ${NAME}.',
     ...file,
     properties: {
       ...file.properties,
@@ -72,7 +75,7 @@ export function rtsJsonSchema(): JsonSchema {
 
 /** The schema without `format` keywords, at every depth. */
 function withoutFormats(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutFormats);
+  if (Array.isArray(value)) return value.map((v) => withoutFormats(v));
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)

@@ -24,7 +24,7 @@ export class ConfigError extends Error {
 
   constructor(problems: ConfigProblem[]) {
     const sorted = [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
-    super(sorted.map(formatProblem).join('\n'));
+    super(sorted.map((p) => formatProblem(p)).join('\n'));
     this.problems = sorted;
   }
 }
@@ -34,8 +34,7 @@ export const formatProblem = (p: ConfigProblem): string =>
   `${p.file}${p.line ? `:${p.line}:${p.column}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
 
 /** `campaigns[0].mutations[2].tool`. */
-export const fieldName = (path: FieldPath): string =>
-  path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : `${i ? '.' : ''}${seg}`)).join('');
+export const fieldName = (path: FieldPath): string => path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : `${i ? '.' : ''}${seg}`)).join('');
 
 /** A campaign as the file declares it, its secrets in place. */
 export interface DesiredCampaign {
@@ -101,7 +100,8 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env): Lo
   parsed.data.campaigns.forEach((entry, index) => {
     const at = (path: FieldPath) => ['campaigns', index, ...path];
     const { eval_set: evalSet, ...definition } = entry;
-    if (seen.has(entry.name)) problems.push(problemAt(at(['name']), `the name is used by campaigns[${seen.get(entry.name)}] too: names must be unique`));
+    if (seen.has(entry.name))
+      problems.push(problemAt(at(['name']), `the name is used by campaigns[${seen.get(entry.name)}] too: names must be unique`));
     seen.set(entry.name, index);
     for (const key of Object.keys(entry)) if (!CAMPAIGN_FIELDS.has(key)) problems.push(problemAt(at([key]), 'unknown field'));
     const checked = campaignInputSchema.safeParse(definition);
@@ -115,9 +115,15 @@ export function loadFile(file: string, env: NodeJS.ProcessEnv = process.env): Lo
 /**
  * The value with `${NAME}` in every string replaced by the environment variable NAME, `${NAME:-default}` by the default
  * when NAME is unset or empty (`$${` writes a literal `${`); a variable that is not set and has no default is a problem
- * at that string. Each value taken from the environment is added to `secrets`.
+ * at that string. Each value taken from the environment (of 4 characters or more) is added to `secrets`.
  */
-function substitute(value: unknown, path: FieldPath, env: NodeJS.ProcessEnv, secrets: string[], problem: (path: FieldPath, message: string) => void): unknown {
+function substitute(
+  value: unknown,
+  path: FieldPath,
+  env: NodeJS.ProcessEnv,
+  secrets: string[],
+  problem: (path: FieldPath, message: string) => void,
+): unknown {
   if (typeof value === 'string') {
     return value.replace(ENV_REF, (whole, escaped: string, name: string, fallback: string | undefined) => {
       if (escaped) return whole.slice(1);
@@ -131,7 +137,8 @@ function substitute(value: unknown, path: FieldPath, env: NodeJS.ProcessEnv, sec
         problem(path, `the environment variable ${name} is not set`);
         return whole;
       }
-      if (v !== '') secrets.push(v);
+      // Masked in the output wherever it appears; a value this short is no secret, and masking it would garble the text.
+      if (v.length >= 4) secrets.push(v);
       return v;
     });
   }
@@ -139,7 +146,12 @@ function substitute(value: unknown, path: FieldPath, env: NodeJS.ProcessEnv, sec
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: substitute(v, [...path, k], env, secrets, problem), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: substitute(v, [...path, k], env, secrets, problem),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -155,7 +167,9 @@ function offsetOf(doc: Document, path: FieldPath): number {
   let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
   for (const seg of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === seg || String((p.key as { value?: unknown })?.value) === String(seg));
+      const pair = node.items.find(
+        (p) => (p.key as { value?: unknown } | null)?.value === seg || String((p.key as { value?: unknown })?.value) === String(seg),
+      );
       if (!pair) break;
       offset = (pair.key as Node | null)?.range?.[0] ?? offset;
       node = pair.value;

@@ -35,12 +35,22 @@ function problemsOf(file: string, env: NodeJS.ProcessEnv = {}): ConfigProblem[] 
 }
 
 const trace = (name: string, id?: string) =>
-  JSON.stringify({ ...(id ? { trace_id: id } : {}), name, steps: [{ role: 'user', content: name }, { role: 'assistant', content: 'ok' }] });
+  JSON.stringify({
+    ...(id ? { trace_id: id } : {}),
+    name,
+    steps: [
+      { role: 'user', content: name },
+      { role: 'assistant', content: 'ok' },
+    ],
+  });
 
 describe('schemas/rts.schema.json', () => {
   it('is the JSON Schema derived from the file and campaign zod schemas (npm run schema:rts rewrites it)', () => {
     const check = () =>
-      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'helpers', 'rts-schema.ts'), '--check'], { stdio: 'pipe', encoding: 'utf8' });
+      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'helpers', 'rts-schema.ts'), '--check'], {
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     expect(check).not.toThrow();
   }, 60_000);
 
@@ -64,7 +74,12 @@ describe('samples/rts.yaml', () => {
     expect(loaded.campaigns[0].definition).toEqual(JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8')));
     expect(loaded.campaigns[0].evalSet?.min_scenarios).toBe(4);
     expect(traces.evalSets.get(0)?.sort()).toEqual(
-      ['76f29022-decc-42bb-99fe-7a2dea7db646', '10a0b79f-6c14-48d4-ac10-882a55da804a', '0db87efa-173b-4450-99bd-d0636f4087ee', '3c9ca99c-abce-42c2-be40-48ed3b3d0e64'].sort(),
+      [
+        '76f29022-decc-42bb-99fe-7a2dea7db646',
+        '10a0b79f-6c14-48d4-ac10-882a55da804a',
+        '0db87efa-173b-4450-99bd-d0636f4087ee',
+        '3c9ca99c-abce-42c2-be40-48ed3b3d0e64',
+      ].sort(),
     );
     expect(loaded.secrets).toEqual([]);
   });
@@ -113,7 +128,10 @@ describe('invalid files', () => {
   });
 
   it('reads JSON files the same way, with their lines', () => {
-    const file = write('rts.json', '{\n  "version": 1,\n  "campaigns": [\n    {"name": "j", "target": {"type": "recorded"}, "repeats": "2"}\n  ]\n}\n');
+    const file = write(
+      'rts.json',
+      '{\n  "version": 1,\n  "campaigns": [\n    {"name": "j", "target": {"type": "recorded"}, "repeats": "2"}\n  ]\n}\n',
+    );
     expect(problemsOf(file)).toEqual([expect.objectContaining({ line: 4, field: 'campaigns[0].repeats' })]);
   });
 
@@ -133,7 +151,10 @@ describe('invalid files', () => {
 
   it('names the glob that matches no file and the trace file that is not a trace', () => {
     write('traces/bad.json', '[1]');
-    const file = write('rts.yaml', 'version: 1\ncampaigns:\n  - name: a\n    target: {type: recorded}\n    eval_set:\n      traces:\n        - none/*.json\n        - traces/bad.json\n');
+    const file = write(
+      'rts.yaml',
+      'version: 1\ncampaigns:\n  - name: a\n    target: {type: recorded}\n    eval_set:\n      traces:\n        - none/*.json\n        - traces/bad.json\n',
+    );
     expect(problemsOf(file).map((p) => [p.line, p.field, p.message])).toEqual([
       [7, 'campaigns[0].eval_set.traces[0]', "no file matches 'none/*.json'"],
       [8, 'campaigns[0].eval_set.traces[1]', expect.stringContaining('is not a trace')],
@@ -177,7 +198,10 @@ describe('trace files and ids', () => {
     write('t/b.json', trace('b'));
     write('t/a.json', trace('a', '76F29022-DECC-42BB-99FE-7A2DEA7DB646'));
     write('t/sub/c.json', `[${trace('c1')}, ${trace('c2')}]`);
-    const file = write('cfg/rts.yaml', 'version: 1\ncampaigns:\n  - name: a\n    target: {type: recorded}\n    eval_set: {traces: ["../t/**/*.json", ../t/b.json]}\n');
+    const file = write(
+      'cfg/rts.yaml',
+      'version: 1\ncampaigns:\n  - name: a\n    target: {type: recorded}\n    eval_set: {traces: ["../t/**/*.json", ../t/b.json]}\n',
+    );
     // Act
     const { traces, evalSets } = resolveTraces(loadFile(file, {}), dir);
     // Assess
