@@ -139,7 +139,7 @@ export function runReport(run: RunDetail, link: string): string {
     `status     ${run.status}${run.error ? ` (${oneLine(run.error)})` : ''}`,
     `trace      ${run.trace_id}${run.trace_name ? ` ${oneLine(run.trace_name)}` : ''}`,
     `campaign   ${run.campaign_id} (version ${run.campaign_version})`,
-    `summary    ${s.attempt_count} attempts: ${s.passed_count} passed, ${s.failed_count} failed, ${s.unsafe_count} unsafe; pass rate ${s.pass_rate.toFixed(2)}`,
+    `summary    ${s.attempt_count} attempt${s.attempt_count === 1 ? '' : 's'}: ${s.passed_count} passed, ${s.failed_count} failed, ${s.unsafe_count} unsafe; pass rate ${s.pass_rate.toFixed(2)}`,
     `events     ${s.policy_events_count} policy, ${s.security_events_count} security`,
     `dashboard  ${link}`,
     '',

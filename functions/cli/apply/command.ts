@@ -24,7 +24,7 @@ Options:
 
 Strings may reference environment variables, \${NAME}: secrets stay out of the file, and values
 taken from the environment are never printed. Exit 0 when applied, 1 when the file is invalid (each
-problem as file:line:column: field: message), 2 on an API error.
+problem as file:line:column: field: message), 2 on an API error or bad arguments.
 
 Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (each one unset is read from the local
 service's <RTS_DATA_DIR or .rts>/credentials.json).
@@ -45,7 +45,7 @@ function redacting(stream: Writer, secrets: string[]): Writer {
   return { write: (s: string) => safe.write(sorted.reduce((text, secret) => text.split(secret).join('***'), s)), isTTY: stream.isTTY };
 }
 
-/** Runs `rts apply <argv>`; resolves to the exit code (0 applied, 1 invalid file or usage, 2 API error). */
+/** Runs `rts apply <argv>`; resolves to the exit code (0 applied, 1 invalid file, 2 API error or bad arguments). */
 export async function runApply(argv: string[], io: ApplyIo = processIo()): Promise<number> {
   let values;
   try {
@@ -57,7 +57,7 @@ export async function runApply(argv: string[], io: ApplyIo = processIo()): Promi
     }));
   } catch (err) {
     safeWriter(io.stderr).write(`rts apply: ${(err as Error).message}\n\n${USAGE}`);
-    return 1;
+    return 2;
   }
   if (values.help) {
     safeWriter(io.stdout).write(USAGE);

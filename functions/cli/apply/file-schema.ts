@@ -16,12 +16,9 @@ export const evalSetSchema = z.strictObject({
         'Trace files (native rts traces: one trace or an array of traces per file) or globs (*, **, ?, [abc], {a,b}), relative to this file. The eval-set becomes exactly these traces.',
     }),
   min_scenarios: z.optional(
-    z
-      .number()
-      .check(z.int(), z.minimum(0), z.maximum(EVAL_SET_MAX))
-      .register(z.globalRegistry, {
-        description: 'Fewest traces the eval-set must hold for a CI submission (default: left as it is, 0 for a new campaign).',
-      }),
+    z.number().check(z.int(), z.minimum(0), z.maximum(EVAL_SET_MAX)).register(z.globalRegistry, {
+      description: 'Fewest traces the eval-set must hold for a CI submission (default: left as it is, 0 for a new campaign).',
+    }),
   ),
 });
 export type EvalSetEntry = z.infer<typeof evalSetSchema>;
