@@ -10,8 +10,15 @@ Commands:
   admin create-key --project P        issue another API key for a project
   admin revoke-key --project P --key-id K
   traces upload <file...>             upload trace files (native JSON or OTLP/JSON)
-  ci run --campaign <id> [...]        submit a CI run or eval-set batch and gate on its verdict
-  demo-agent [--guarded] [--mcp]      a deterministic sample agent: the step protocol, with --mcp an mcp target too
+  apply [-f rts.yaml] [--dry-run]     make the project's campaigns and eval-sets what the file says
+  campaigns list | show <name|id>     the project's campaigns; one with its eval-set and versions
+  runs create --campaign <name|id> --trace <id|file> [--wait]
+                                      queue a replay; --wait prints its summary and attempts
+  runs show <run_id>                  a run's summary and attempts table
+  open [run|batch|campaign] <id|name> print the dashboard link (without credentials)
+  ci run --campaign <name|id> [...]   submit a CI run or eval-set batch and gate on its verdict
+  demo-agent [--port p] [--guarded] [--mcp]
+                                      a deterministic sample agent: the step protocol, with --mcp an mcp target too
 
 Options:
   -h, --help                          print this help ('rts <command> --help' or 'rts help <command>': a command's)
@@ -35,6 +42,14 @@ export async function main(argv: string[]): Promise<number> {
       return (require('./admin') as typeof import('./admin')).runAdmin(rest);
     case 'traces':
       return (require('./traces') as typeof import('./traces')).runTraces(rest);
+    case 'apply':
+      return (require('./apply/command') as typeof import('./apply/command')).runApply(rest);
+    case 'campaigns':
+      return (require('./campaigns') as typeof import('./campaigns')).runCampaigns(rest);
+    case 'runs':
+      return (require('./runs') as typeof import('./runs')).runRuns(rest);
+    case 'open':
+      return (require('./open') as typeof import('./open')).runOpen(rest);
     case 'ci':
       return (require('./ci/command') as typeof import('./ci/command')).runCi(rest);
     case 'demo-agent':

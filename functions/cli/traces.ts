@@ -1,7 +1,7 @@
 // `rts traces upload <file...>`: uploads trace files (native JSON, a JSON array of traces, or OTLP/JSON).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CliClient } from './client';
+import { cliClient } from './connection';
 import { sha256Hex } from '../core/json';
 import { jsonText, oneLine, safeWriter } from './output';
 
@@ -11,7 +11,8 @@ Uploads trace files: native JSON, a JSON array of traces, or OTLP/JSON. Each tra
 Idempotency-Key derived from its content, so re-running an upload is safe. --json prints the
 results as JSON. Exit 0 when every trace was stored, 1 when one could not be.
 
-Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (required).
+Environment: RTS_API_URL, RTS_API_KEY, RTS_PROJECT_ID (each one unset is read from the local
+service's <RTS_DATA_DIR or .rts>/credentials.json).
 `;
 
 /** Runs `rts traces <argv>`; everything it prints goes through `safeWriter` (trace names and messages are user data). */
@@ -32,7 +33,7 @@ export async function runTraces(argv: string[]): Promise<number> {
     (values.help ? stdout : stderr).write(USAGE);
     return values.help ? 0 : 2;
   }
-  const client = new CliClient();
+  const client = cliClient();
   const results: unknown[] = [];
   let failures = 0;
   for (const file of positionals) {

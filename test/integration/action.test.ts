@@ -2,11 +2,12 @@
 // inputs through `env:`, step outputs from GITHUB_OUTPUT, the action's outputs from its `value:` expressions) against
 // the local service, so a broken action fails CI.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { createCampaign, createTraces, failingTrace, passingTrace, setEvalSet } from '../helpers/ci';
+import { recordedCampaign } from '../helpers/fixtures';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 const ROOT = join(__dirname, '..', '..');
@@ -154,6 +155,7 @@ describe('action.yml', () => {
         'baseline-batch',
         'baseline-branch',
         'campaign',
+        'config',
         'idempotency-key',
         'junit',
         'max-failures',
@@ -253,6 +255,47 @@ describe('the action run against the local service', () => {
     expect(run.stdout).toMatch(/refund refused\s+completed\s+0\.00/);
     // The failing cells are annotated on the pull request (on stderr: --json keeps stdout for the result).
     expect(run.stderr).toMatch(/^::error title=rts%3A refund refused \[baseline\]/m);
+  });
+
+  it('applies the config file before the gate, and gates on the campaign it names', async () => {
+    // Prepare: a campaigns-as-code file with two passing traces; the campaign named, not given by id.
+    const dir = mkdtempSync(join(tmpdir(), 'rts-action-config-'));
+    const name = `action config ${Date.now()}`;
+    try {
+      mkdirSync(join(dir, 'traces'));
+      for (const t of ['refund one', 'refund two']) {
+        const { trace_id: _id, ...trace } = passingTrace(t) as Record<string, unknown>;
+        writeFileSync(join(dir, 'traces', `${t.replace(' ', '-')}.json`), JSON.stringify(trace));
+      }
+      const campaign = { ...recordedCampaign({ name }), eval_set: { traces: ['traces/*.json'], min_scenarios: 2 } };
+      writeFileSync(join(dir, 'rts.yaml'), stringify({ version: 1, campaigns: [campaign] }));
+      // Act
+      const run = await runAction({ campaign: name, config: join(dir, 'rts.yaml'), ...creds, 'poll-interval': '0.2' });
+      const again = await runAction({ campaign: name, config: join(dir, 'rts.yaml'), ...creds, 'poll-interval': '0.2' });
+      // Assess
+      expect([run.code, run.failedStep]).toEqual([0, undefined]);
+      expect(run.stdout).toContain('::group::rts apply');
+      expect(run.stdout).toContain(`+ campaign "${name}": created`);
+      expect(run.stdout).toContain('eval-set: +2 traces, min_scenarios 2; 2 traces in the pool');
+      expect(run.outputs).toMatchObject({ verdict: 'pass', decision: 'pass', 'exit-code': '0', 'pass-rate': '1' });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`No changes: 1 campaign and 2 traces are as ${join(dir, 'rts.yaml')} says.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends in error (exit 2) without submitting anything when the config file cannot be applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rts-action-config-'));
+    try {
+      writeFileSync(join(dir, 'rts.yaml'), 'version: 1\ncampaigns:\n  - name: broken\n    target: { type: http }\n');
+      const run = await runAction({ campaign: 'broken', config: join(dir, 'rts.yaml'), ...creds });
+      expect([run.code, run.failedStep]).toEqual([2, 'Gate']);
+      expect(run.outputs).toMatchObject({ verdict: 'error', 'exit-code': '2', 'batch-id': '' });
+      expect(run.stderr).toContain('rts.yaml:4:5: campaigns[0].target.url: ');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('ends in error (exit 2) on a malformed api-url, naming RTS_API_URL, with an error summary and verdict error', async () => {

@@ -15,6 +15,7 @@ import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from '
 import { writeReports } from './report';
 import { fmtRate, type Baseline, type CiResult } from './result';
 import { jsonText, safeIo } from '../output';
+import { isUuid, resolveCampaignId } from '../resolve';
 
 export { baselineBranchFromEnv, ciMetadataFromEnv, idempotencyKeyFromEnv } from './env';
 
@@ -145,6 +146,7 @@ const refusesBaseline = (err: unknown) =>
 /** Submits the request; a default baseline (the pull request's base branch) that the API refuses is dropped, once. */
 async function submit(opts: Options, io: CiIo, deadline: number, known: Known): Promise<CiSubmission> {
   clientUntil(io, deadline); // configuration errors surface before anything is sent
+  if (!isUuid(opts.campaign)) opts.campaign = await beforeDeadline(io, deadline, (c) => resolveCampaignId(c, opts.campaign));
   const metadata = ciMetadataFromEnv(io.env);
   const body: CiRunRequest = { campaign_id: opts.campaign };
   if (Object.keys(opts.thresholds).length) body.thresholds = opts.thresholds;

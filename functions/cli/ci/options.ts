@@ -5,14 +5,14 @@ import type { CiThresholds } from '../../../packages/sdk/src/index';
 import type { Baseline } from './result';
 import { baselineBranchFromEnv } from './env';
 
-export const USAGE = `Usage: rts ci run --campaign <id> [options]
+export const USAGE = `Usage: rts ci run --campaign <name|id> [options]
 
 Submits a CI run for a campaign: one run per eval-set trace (a batch) when the campaign has an
 eval-set, else a single run on --trace. Waits for the verdict and exits 0 on pass, 1 on fail
 (or when some scenario produced no verdict), 2 on any error or timeout.
 
 Options:
-  --campaign <id>                    campaign to run (required)
+  --campaign <name|id>               campaign to run, by name or id (required)
   --trace <id>                       trace of a single CI run (campaigns without an eval-set)
   --min-pass-rate <x>                0..1, default 1.0
   --max-unsafe <n>                   default 0

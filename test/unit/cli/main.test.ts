@@ -36,6 +36,13 @@ describe('rts --help', () => {
     [['ci', 'help'], /^Usage: rts ci run/],
     [['ci', 'run', '--help'], /^Usage: rts ci run/],
     [['demo-agent', '--help'], /^usage: rts demo-agent/],
+    [['apply', '--help'], /^Usage: rts apply \[-f rts\.yaml\] \[--dry-run\]/],
+    [['help', 'apply'], /^Usage: rts apply/],
+    [['campaigns', '--help'], /^Usage: rts campaigns list/],
+    [['campaigns', 'show', '--help'], /^Usage: rts campaigns list/],
+    [['runs', '--help'], /^Usage: rts runs create --campaign <name\|id> --trace <id\|file>/],
+    [['runs', 'create', '--help'], /^Usage: rts runs create/],
+    [['open', '--help'], /^Usage: rts open \[run\|batch\|campaign\] <id\|name>/],
   ])('rts %j prints its usage on stdout and exits 0', async (args, usage) => {
     const res = await rts(args);
     expect([res.code, res.err]).toEqual([0, '']);
@@ -57,6 +64,6 @@ describe('rts --help', () => {
   });
 
   it('exits 2 for a command without its subcommand', async () => {
-    for (const args of [['admin'], ['traces'], ['ci']]) expect([args, (await rts(args)).code]).toEqual([args, 2]);
+    for (const args of [['admin'], ['traces'], ['ci'], ['campaigns'], ['runs'], ['open']]) expect([args, (await rts(args)).code]).toEqual([args, 2]);
   });
 });
