@@ -97,7 +97,7 @@ describe('the quick start (docs/getting-started.md)', () => {
       // Assess
       expect([applied.code, applied.err]).toEqual([0, '']);
       expect(applied.out.trimEnd()).toMatch(documented(tour[1].text.trimEnd(), service.url));
-      expect(again.out).toContain('No changes: 1 campaign and 4 traces are as samples/rts.yaml says.');
+      expect(again.out).toContain('No changes: 1 campaign and 5 traces are as samples/rts.yaml says.');
       expect([report.code, report.err]).toEqual([0, expect.stringContaining('already there')]);
       expect(report.out.trimEnd()).toMatch(documented(tour[2].text.trimEnd(), service.url));
       expect(report.out).not.toContain(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).api_key);

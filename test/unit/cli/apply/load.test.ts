@@ -65,7 +65,7 @@ describe('schemas/rts.schema.json', () => {
 });
 
 describe('samples/rts.yaml', () => {
-  it('holds samples/campaign.json and the four sample traces, min_scenarios 4', () => {
+  it('holds samples/campaign.json and the five sample traces, min_scenarios 4', () => {
     // Act
     const loaded = loadFile(join(ROOT, 'samples', 'rts.yaml'), {});
     const traces = resolveTraces(loaded, ROOT);
@@ -79,6 +79,7 @@ describe('samples/rts.yaml', () => {
         '10a0b79f-6c14-48d4-ac10-882a55da804a',
         '0db87efa-173b-4450-99bd-d0636f4087ee',
         '3c9ca99c-abce-42c2-be40-48ed3b3d0e64',
+        '61504985-af21-4ab8-9e63-f6151dc4ed0a',
       ].sort(),
     );
     expect(loaded.secrets).toEqual([]);
