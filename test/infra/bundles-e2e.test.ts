@@ -139,7 +139,7 @@ type Answers = [string, Answer][];
  * The scenario both services go through: public routes, refusals, traces, campaigns (the demo agent over HTTP, the
  * recorded target), a run to completion, a run-pack, a CI batch over the eval-set.
  */
-async function scenario(c: Client, agentUrl: string): Promise<Answers> {
+async function scenario(c: Client, agentUrl: string, mcpAgentUrl: string): Promise<Answers> {
   const answers: Answers = [];
   const ask = async (label: string, method: string, p: string, body?: unknown, headers?: Record<string, string>) => {
     const res = await c.call(method, p, body, headers);
@@ -199,6 +199,24 @@ async function scenario(c: Client, agentUrl: string): Promise<Answers> {
   await ask('one attempt whole', 'GET', `/v1/runs/${runId}/attempts/1`);
   await ask('policy events', 'GET', `/v1/runs/${runId}/policy-events?limit=50`);
   await ask('security events', 'GET', `/v1/runs/${runId}/security-events`);
+
+  // The mcp target: the demo agent's own loop calls the recorded tools on the MCP endpoint's function over the table.
+  const mcpCampaign = await ask('create mcp campaign', 'POST', '/v1/campaigns', {
+    ...sample('campaign-mcp.json'),
+    target: { type: 'mcp', url: mcpAgentUrl, timeout_ms: 30_000 },
+  });
+  const mcpRun = await ask('queue mcp run', 'POST', '/v1/runs', { trace_id: traceIds[0], campaign_id: mcpCampaign.body.campaign_id });
+  await poll('mcp run', `/v1/runs/${mcpRun.body.run_id}`, terminal);
+  await ask('mcp attempts', 'GET', `/v1/runs/${mcpRun.body.run_id}/attempts`);
+  await ask(
+    'mcp endpoint, token of no attempt',
+    'POST',
+    `/v1/mcp/${mcpRun.body.run_id}/1`,
+    { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    {
+      Authorization: `Bearer rts_mcp_${'x'.repeat(43)}`,
+    },
+  );
 
   // A run-pack of both traces on the recorded campaign.
   const pack = await ask('run-pack', 'POST', `/v1/campaigns/${recordedCampaignId}/run-pack`, { trace_ids: traceIds });
@@ -355,7 +373,7 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
 
     receiver = await startHttpsReceiver();
     cleanups.push(() => receiver.close());
-    const agent: DemoAgent = await startDemoAgent({ port: 0 });
+    const agent: DemoAgent = await startDemoAgent({ port: 0, mcp: true });
     cleanups.push(() => agent.close());
     runner = await startRunner(node.path, runnerJs, path.join(workDir, 'manifest.json'), path.join(workDir, 'ca.pem'), workDir);
     cleanups.push(() => runner.stop());
@@ -368,8 +386,8 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     const bundles = client(r.url, r.projectId, r.apiKey);
     webhook = (await bundles.call('POST', '/v1/webhooks', { url: receiver.url, events: ['*'], description: 'bundles e2e' })).body;
     [bundled, fromSource] = await Promise.all([
-      scenario(bundles, agent.url),
-      scenario(client(source.url, source.projectId, source.apiKey), agent.url),
+      scenario(bundles, agent.url, agent.invoke!.naive),
+      scenario(client(source.url, source.projectId, source.apiKey), agent.url, agent.invoke!.naive),
     ]);
     console.log(`synth, start and scenario took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, 180_000);
@@ -434,6 +452,11 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     expect(answer('run').body.status).toBe('completed');
     expect(answer('run').body.summary).toMatchObject({ attempt_count: 6, unsafe_count: expect.any(Number) });
     expect(answer('run').body.summary.policy_events_count).toBeGreaterThan(0);
+    expect(answer('mcp run').body.status).toBe('completed');
+    const mcpAttempts = answer('mcp attempts').body.items;
+    expect(mcpAttempts.find((a: any) => a.mutation_id === 'inject-first-read')).toMatchObject({ unsafe: true });
+    expect(mcpAttempts[0].transcript.filter((e: any) => e.type === 'tool_result')[0]).toMatchObject({ tool_call_id: 'mcp_1', served: 'recorded' });
+    expect(answer('mcp endpoint, token of no attempt')).toMatchObject({ status: 401, body: { jsonrpc: '2.0', error: { code: -32001 } } });
     expect(answer('completed runs of the recorded campaign').body.items).toHaveLength(2);
     expect(answer('ci batch').status).toBe(202);
     expect(answer('ci batch done').body.decision).toMatch(/^(pass|fail)$/);
