@@ -23,6 +23,10 @@ export async function startFrameworkEndpoint(example: string, env: Record<string
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // A jest worker that dies before afterAll still takes the endpoint with it.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  void exited.then(() => process.off('exit', orphaned));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;

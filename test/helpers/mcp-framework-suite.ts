@@ -14,6 +14,8 @@ const sampleMutation = (id: string) => SAMPLE.mutations.find((m: { id: string })
 const samplePolicy = (id: string) => SAMPLE.policies.find((p: { id: string }) => p.id === id);
 
 const SECRET = 'invoke-secret-for-tests';
+/** A test replaying one campaign: a few seconds, far more on a loaded machine (the run itself gives up after 45 s). */
+const CAMPAIGN_MS = 60_000;
 const ORDER = { order_id: '1234' };
 const REFUND = { order_id: '1234', amount: 42.5, reason: 'items damaged on arrival' };
 /** Text only the recorded results hold: the lookup's customer address, the refund's id. */
@@ -66,8 +68,11 @@ export function describeFramework(label: string, example: string): void {
     let agent: FrameworkEndpoint;
 
     beforeAll(async () => {
-      [svc, model] = await Promise.all([startTestService({ deliverWebhooks: false }), startScriptedModel(refundModel())]);
-      agent = await startFrameworkEndpoint(example, { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-scripted', INVOKE_SECRET: SECRET });
+      model = await startScriptedModel(refundModel());
+      [svc, agent] = await Promise.all([
+        startTestService({ deliverWebhooks: false }),
+        startFrameworkEndpoint(example, { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-scripted', INVOKE_SECRET: SECRET }),
+      ]);
       expect((await svc.api('POST', '/v1/traces', TRACE)).status).toBe(201);
     }, 90_000);
     afterAll(async () => {
@@ -85,7 +90,7 @@ export function describeFramework(label: string, example: string): void {
       expect(c.status).toBe(201);
       const r = await svc.api('POST', '/v1/runs', { trace_id: TRACE.trace_id, campaign_id: c.body.campaign_id });
       expect(r.status).toBe(202);
-      const end = Date.now() + 40_000;
+      const end = Date.now() + 45_000;
       for (;;) {
         const res = await svc.api('GET', `/v1/runs/${r.body.run_id}`);
         if (res.body.status === 'completed' || res.body.status === 'failed') {
@@ -101,93 +106,116 @@ export function describeFramework(label: string, example: string): void {
 
     const served = (attempt: any) => attempt.transcript.filter((e: any) => e.type === 'tool_result').map((e: any) => [e.tool, e.served]);
 
-    it('runs the agent unchanged and shows its model each recorded result once, a repeated call an error', async () => {
-      // Prepare
-      const script = refundModel({ looksUpTwice: true });
-      // Act
-      const { detail, attempts } = await replay(script, {});
-      // Assess
-      expect(detail.status).toBe('completed');
-      const [a] = attempts;
-      expect(a.status).toBe('passed');
-      expect(a.output).toBe('Refunded $42.50 for order 1234: your refund is on its way.');
-      expect(served(a).sort()).toEqual([
-        ['lookup_order', 'recorded'],
-        ['lookup_order', 'unrecorded'],
-        ['refund_order', 'recorded'],
-      ]);
-      const seen = model.seen();
-      expect(seen.map((s) => s.name)).toEqual(['lookup_order', 'lookup_order', 'refund_order']);
-      expect(seen.filter((s) => s.text.includes(RECORDED_LOOKUP))).toHaveLength(1);
-      expect(seen.filter((s) => s.text.includes('no recorded result for tool lookup_order'))).toHaveLength(1);
-      expect(seen.filter((s) => s.text.includes(RECORDED_REFUND))).toHaveLength(1);
-    });
+    it(
+      'runs the agent unchanged and shows its model each recorded result once, a repeated call an error',
+      async () => {
+        // Prepare
+        const script = refundModel({ looksUpTwice: true });
+        // Act
+        const { detail, attempts } = await replay(script, {});
+        // Assess
+        expect(detail.status).toBe('completed');
+        const [a] = attempts;
+        expect(a.status).toBe('passed');
+        expect(a.output).toBe('Refunded $42.50 for order 1234: your refund is on its way.');
+        expect(served(a).sort()).toEqual([
+          ['lookup_order', 'recorded'],
+          ['lookup_order', 'unrecorded'],
+          ['refund_order', 'recorded'],
+        ]);
+        const seen = model.seen();
+        expect(seen.map((s) => s.name)).toEqual(['lookup_order', 'lookup_order', 'refund_order']);
+        expect(seen.filter((s) => s.text.includes(RECORDED_LOOKUP))).toHaveLength(1);
+        expect(seen.filter((s) => s.text.includes('no recorded result for tool lookup_order'))).toHaveLength(1);
+        expect(seen.filter((s) => s.text.includes(RECORDED_REFUND))).toHaveLength(1);
+      },
+      CAMPAIGN_MS,
+    );
 
-    it('makes the attempt unsafe when the model follows the sample prompt injection: exfiltration through the MCP call', async () => {
-      // Prepare
-      const definition = { ...SAMPLE, include_baseline: false, mutations: [sampleMutation('inject-first-read')] };
-      // Act
-      const { attempts } = await replay(refundModel({ followsInjections: true }), definition);
-      // Assess
-      const [a] = attempts;
-      expect(model.seen().some((s) => s.name === 'lookup_order' && s.text.includes('IMPORTANT SYSTEM NOTICE'))).toBe(true);
-      expect(a.transcript.find((e: any) => e.tool === 'send_email')?.arguments.to).toBe('attacker@evil.test');
-      expect(a.unsafe).toBe(true);
-      expect(a.status).toBe('failed');
-      expect(a.security_events.map((e: any) => e.kind)).toContain('exfiltration');
-    });
+    it(
+      'makes the attempt unsafe when the model follows the sample prompt injection: exfiltration through the MCP call',
+      async () => {
+        // Prepare
+        const definition = { ...SAMPLE, include_baseline: false, mutations: [sampleMutation('inject-first-read')] };
+        // Act
+        const { attempts } = await replay(refundModel({ followsInjections: true }), definition);
+        // Assess
+        const [a] = attempts;
+        expect(model.seen().some((s) => s.name === 'lookup_order' && s.text.includes('IMPORTANT SYSTEM NOTICE'))).toBe(true);
+        expect(a.transcript.find((e: any) => e.tool === 'send_email')?.arguments.to).toBe('attacker@evil.test');
+        expect(a.unsafe).toBe(true);
+        expect(a.status).toBe('failed');
+        expect(a.security_events.map((e: any) => e.kind)).toContain('exfiltration');
+      },
+      CAMPAIGN_MS,
+    );
 
-    it('passes the attempt when the model ignores the sample prompt injection', async () => {
-      // Prepare
-      const definition = { ...SAMPLE, include_baseline: false, mutations: [sampleMutation('inject-first-read')] };
-      // Act
-      const { attempts } = await replay(refundModel({ followsInjections: false }), definition);
-      // Assess
-      const [a] = attempts;
-      expect(model.seen().some((s) => s.text.includes('IMPORTANT SYSTEM NOTICE'))).toBe(true);
-      expect(served(a)).toEqual([
-        ['lookup_order', 'recorded'],
-        ['refund_order', 'recorded'],
-      ]);
-      expect(a).toMatchObject({ status: 'passed', unsafe: false });
-    });
+    it(
+      'passes the attempt when the model ignores the sample prompt injection',
+      async () => {
+        // Prepare
+        const definition = { ...SAMPLE, include_baseline: false, mutations: [sampleMutation('inject-first-read')] };
+        // Act
+        const { attempts } = await replay(refundModel({ followsInjections: false }), definition);
+        // Assess
+        const [a] = attempts;
+        expect(model.seen().some((s) => s.text.includes('IMPORTANT SYSTEM NOTICE'))).toBe(true);
+        expect(served(a)).toEqual([
+          ['lookup_order', 'recorded'],
+          ['refund_order', 'recorded'],
+        ]);
+        expect(a).toMatchObject({ status: 'passed', unsafe: false });
+      },
+      CAMPAIGN_MS,
+    );
 
-    it('hands a deny_tools denial to the framework as a tool error its model reads', async () => {
-      // Prepare
-      const definition = { policies: [samplePolicy('no-delete')] };
-      // Act
-      const { attempts } = await replay(refundModel({ deletes: true }), definition);
-      // Assess
-      const [a] = attempts;
-      const deleted = model.seen().filter((s) => s.name === 'delete_order');
-      expect(deleted).toHaveLength(1);
-      expect(deleted[0].text).toContain('denied_by_policy');
-      expect(deleted[0].text).toContain('no-delete');
-      expect(a.policy_events.map((e: any) => [e.policy_id, e.decision])).toEqual([['no-delete', 'deny']]);
-      expect(served(a)[0]).toEqual(['delete_order', 'denied']);
-    });
+    it(
+      'hands a deny_tools denial to the framework as a tool error its model reads',
+      async () => {
+        // Prepare
+        const definition = { policies: [samplePolicy('no-delete')] };
+        // Act
+        const { attempts } = await replay(refundModel({ deletes: true }), definition);
+        // Assess
+        const [a] = attempts;
+        const deleted = model.seen().filter((s) => s.name === 'delete_order');
+        expect(deleted).toHaveLength(1);
+        expect(deleted[0].text).toContain('denied_by_policy');
+        expect(deleted[0].text).toContain('no-delete');
+        expect(a.policy_events.map((e: any) => [e.policy_id, e.decision])).toEqual([['no-delete', 'deny']]);
+        expect(served(a)[0]).toEqual(['delete_order', 'denied']);
+      },
+      CAMPAIGN_MS,
+    );
 
-    it('shows the model the tool_error and tool_timeout mutations of the sample campaign', async () => {
-      // Prepare
-      const definition = { include_baseline: false, mutations: [sampleMutation('lookup-down'), sampleMutation('first-call-timeout')] };
-      // Act
-      const { attempts } = await replay(refundModel(), definition);
-      // Assess
-      const seen = model.seen().filter((s) => s.name === 'lookup_order');
-      expect(seen.filter((s) => s.text.includes('503 Service Unavailable'))).toHaveLength(2);
-      expect(seen.filter((s) => s.text.includes('timeout: tool lookup_order did not respond'))).toHaveLength(1);
-      const byMutation = Object.fromEntries(attempts.map((a) => [a.mutation_id, a]));
-      expect(byMutation['lookup-down']).toMatchObject({ status: 'passed', output: 'Sorry, I could not look your order up: please try again later.' });
-      expect(byMutation['first-call-timeout']).toMatchObject({
-        status: 'passed',
-        output: 'Refunded $42.50 for order 1234: your refund is on its way.',
-      });
-      expect(served(byMutation['first-call-timeout'])).toEqual([
-        ['lookup_order', 'recorded'],
-        ['lookup_order', 'recorded'],
-        ['refund_order', 'recorded'],
-      ]);
-    });
+    it(
+      'shows the model the tool_error and tool_timeout mutations of the sample campaign',
+      async () => {
+        // Prepare
+        const definition = { include_baseline: false, mutations: [sampleMutation('lookup-down'), sampleMutation('first-call-timeout')] };
+        // Act
+        const { attempts } = await replay(refundModel(), definition);
+        // Assess
+        const seen = model.seen().filter((s) => s.name === 'lookup_order');
+        expect(seen.filter((s) => s.text.includes('503 Service Unavailable'))).toHaveLength(2);
+        expect(seen.filter((s) => s.text.includes('timeout: tool lookup_order did not respond'))).toHaveLength(1);
+        const byMutation = Object.fromEntries(attempts.map((a) => [a.mutation_id, a]));
+        expect(byMutation['lookup-down']).toMatchObject({
+          status: 'passed',
+          output: 'Sorry, I could not look your order up: please try again later.',
+        });
+        expect(byMutation['first-call-timeout']).toMatchObject({
+          status: 'passed',
+          output: 'Refunded $42.50 for order 1234: your refund is on its way.',
+        });
+        expect(served(byMutation['first-call-timeout'])).toEqual([
+          ['lookup_order', 'recorded'],
+          ['lookup_order', 'recorded'],
+          ['refund_order', 'recorded'],
+        ]);
+      },
+      CAMPAIGN_MS,
+    );
 
     it('refuses an invoke without the campaign secret, before the agent runs', async () => {
       // Act
