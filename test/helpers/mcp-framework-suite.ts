@@ -69,10 +69,14 @@ export function describeFramework(label: string, example: string): void {
 
     beforeAll(async () => {
       model = await startScriptedModel(refundModel());
-      [svc, agent] = await Promise.all([
-        startTestService({ deliverWebhooks: false }),
-        startFrameworkEndpoint(example, { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-scripted', INVOKE_SECRET: SECRET }),
+      // Both settle before a failure is thrown, so afterAll stops whichever did start.
+      const started = await Promise.allSettled([
+        startTestService({ deliverWebhooks: false }).then((s) => (svc = s)),
+        startFrameworkEndpoint(example, { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-scripted', INVOKE_SECRET: SECRET }).then(
+          (a) => (agent = a),
+        ),
       ]);
+      for (const s of started) if (s.status === 'rejected') throw s.reason;
       expect((await svc.api('POST', '/v1/traces', TRACE)).status).toBe(201);
     }, 90_000);
     afterAll(async () => {
