@@ -13,6 +13,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const FILES = [...sourceFiles(join(ROOT, 'functions')), ...sourceFiles(join(ROOT, 'lib')), ...sourceFiles(join(ROOT, 'bin'))];
+const EXAMPLES = sourceFiles(join(ROOT, 'examples'));
 
 /** Every module a file imports or requires: package names as written, relative paths resolved to repo paths. */
 function importsOf(file: string): { spec: string; target: string | null; typeOnly: boolean }[] {
@@ -68,6 +69,25 @@ describe('import rules of the rooms', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the service imports none of the agent frameworks: they are devDependencies, for examples/ and tests', () => {
+    const offending = FILES.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => /^(@openai\/agents|ai$|@ai-sdk\/|@langchain\/|@modelcontextprotocol\/)/.test(i.spec))
+        .map((i) => `${rel(f)} -> ${i.spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('examples/ imports nothing of rts: each example is copied as it is', () => {
+    const offending = EXAMPLES.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.target !== null && !i.target.startsWith('examples/'))
+        .map((i) => `${rel(f)} -> ${i.spec}`),
+    );
+    expect(EXAMPLES.length).toBeGreaterThan(0);
+    expect(offending).toEqual([]);
+  });
+
   it('has no import cycles among functions/ and lib/ (type-only imports aside)', () => {
     const graph = new Map<string, string[]>();
     const key = (path: string) => path.replace(/\.(ts|js)$/, '').replace(/\/index$/, '');
@@ -103,7 +123,8 @@ describe('file size', () => {
   const EXEMPT = new Set<string>([]);
 
   it('keeps every source file under 400 lines, so each does one job', () => {
-    const long = FILES.filter((f) => !EXEMPT.has(rel(f)))
+    const long = [...FILES, ...EXAMPLES]
+      .filter((f) => !EXEMPT.has(rel(f)))
       .map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const)
       .filter(([, lines]) => lines > 400);
     expect(long).toEqual([]);

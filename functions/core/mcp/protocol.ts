@@ -75,10 +75,6 @@ export async function handleMcpHttp(
       body: errorText(null, UNAUTHORIZED, 'Unauthorized: the token is unknown, or its attempt is not being invoked.'),
     };
   }
-  const version = req.headers['mcp-protocol-version'];
-  if (version !== undefined && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    return badRequest(INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}: use one of ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
-  }
   const session = req.headers['mcp-session-id'];
   if (session !== undefined && session !== view.sessionId) {
     return { status: 404, headers: { 'Content-Type': 'application/json' }, body: errorText(null, INVALID_REQUEST, 'Session not found.') };
@@ -101,6 +97,12 @@ export async function handleMcpHttp(
   if (messages.length === 0) return badRequest(INVALID_REQUEST, 'Invalid Request: an empty batch.');
   if (!messages.every((m) => isMessage(m)))
     return badRequest(INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response.');
+  // The header is for requests after initialize: an initialize negotiates in its params (a client may send its newest).
+  const version = req.headers['mcp-protocol-version'];
+  const initializing = (messages as Message[]).some((m) => m.method === 'initialize');
+  if (version !== undefined && !initializing && !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    return badRequest(INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}: use one of ${MCP_PROTOCOL_VERSIONS.join(', ')}.`);
+  }
   const requests = (messages as Message[]).filter((m) => m.method !== undefined && m.id !== undefined);
   if (requests.length === 0) return { status: 202, headers: {}, body: '' };
   const answers: object[] = [];
