@@ -71,7 +71,9 @@ describe('authorizer', () => {
     const v1 = routes.filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json' && r.protocol !== 'mcp');
 
     expect(v1.every((r) => r.auth)).toBe(true);
-    expect(routes.filter((r) => r.protocol === 'mcp').map((r) => [r.method, r.path, r.auth])).toEqual([['POST', '/v1/mcp/{run_id}/{attempt}', false]]);
+    expect(routes.filter((r) => r.protocol === 'mcp').map((r) => [r.method, r.path, r.auth])).toEqual([
+      ['POST', '/v1/mcp/{run_id}/{attempt}', false],
+    ]);
   });
 
   it.each(['GET /health', 'GET /v1/openapi.json', 'POST /v1/mcp/{run_id}/{attempt}'])('%s needs no API key', (key) => {

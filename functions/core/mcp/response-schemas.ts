@@ -26,7 +26,9 @@ const answer = z
     result: z
       .record(z.string(), z.unknown())
       .optional()
-      .openapi({ description: 'initialize: protocolVersion, capabilities, serverInfo; tools/list: tools; tools/call: content, structuredContent, isError.' }),
+      .openapi({
+        description: 'initialize: protocolVersion, capabilities, serverInfo; tools/list: tools; tools/call: content, structuredContent, isError.',
+      }),
     error: rpcError.optional(),
   })
   .openapi('McpAnswer', { description: 'A JSON-RPC 2.0 response: a result or an error.' });

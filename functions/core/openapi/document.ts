@@ -78,7 +78,11 @@ function pathParam(name: string): ZodType {
 export function errorStatuses(r: RouteRow): Record<number, string> {
   if (r.protocol === 'mcp') {
     // Its own errors are JSON-RPC bodies; the gateway's (throttling, an unexpected failure) the service's error body.
-    return { ...r.errors, 429: 'rate_limited: too many requests; retry later', 500: 'internal_error: an unexpected error, logged with the request id' };
+    return {
+      ...r.errors,
+      429: 'rate_limited: too many requests; retry later',
+      500: 'internal_error: an unexpected error, logged with the request id',
+    };
   }
   const params = r.path.includes('{');
   const idempotent = takesIdempotencyKey(r);
@@ -231,7 +235,8 @@ export function openApiDocument(routes: readonly RouteRow[], serverUrl?: string)
     registry.registerComponent('securitySchemes', 'McpToken', {
       type: 'http',
       scheme: 'bearer',
-      description: "An `mcp` target attempt's token (rts_mcp_ + 43 base64url characters), sent to the agent in its invoke: valid while rts invokes the agent for that attempt, and only on that attempt's MCP endpoint.",
+      description:
+        "An `mcp` target attempt's token (rts_mcp_ + 43 base64url characters), sent to the agent in its invoke: valid while rts invokes the agent for that attempt, and only on that attempt's MCP endpoint.",
     });
     registry.registerComponent('securitySchemes', 'ProjectId', {
       type: 'apiKey',

@@ -27,7 +27,9 @@ describe('the OpenAPI document', () => {
       else expect(responses[r.status].content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
       for (const [status, response] of Object.entries<any>(responses)) {
         if (Number(status) >= 400 || status === 'default')
-          expect(response.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${r.protocol === 'mcp' ? 'McpError' : 'Error'}` });
+          expect(response.content['application/json'].schema).toEqual({
+            $ref: `#/components/schemas/${r.protocol === 'mcp' ? 'McpError' : 'Error'}`,
+          });
       }
     }
     const page = doc.components.schemas.RunList;
