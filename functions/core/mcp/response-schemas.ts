@@ -23,12 +23,9 @@ const answer = z
   .object({
     jsonrpc: z.literal('2.0'),
     id,
-    result: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description: 'initialize: protocolVersion, capabilities, serverInfo; tools/list: tools; tools/call: content, structuredContent, isError.',
-      }),
+    result: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'initialize: protocolVersion, capabilities, serverInfo; tools/list: tools; tools/call: content, structuredContent, isError.',
+    }),
     error: rpcError.optional(),
   })
   .openapi('McpAnswer', { description: 'A JSON-RPC 2.0 response: a result or an error.' });
