@@ -79,12 +79,22 @@ describe('the quick start (docs/getting-started.md)', () => {
 
   it('runs as written: a fresh data folder, the demo agent, apply, a run that prints the documented report', async () => {
     // Prepare: the commands of the shell block.
-    expect(tour.map((b) => b.lang)).toEqual(['sh', '', '']);
+    expect(tour.map((b) => b.lang)).toEqual(['sh', '', '', '']);
     const commands = tour[0].text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
-    expect(commands.map((c) => words(c).slice(0, 3).join(' '))).toEqual(['npm start', 'npx rts demo-agent', 'npx rts apply', 'npx rts runs']);
+    expect(commands.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
+      'npm start',
+      'npx rts demo-agent',
+      'npx rts apply',
+      'npx rts runs',
+      'npx rts runs',
+    ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'rts-quickstart-'));
     const agentPort = await freePort();
-    const env = userEnv({ RTS_DATA_DIR: dataDir, RTS_DEMO_AGENT_URL: `http://127.0.0.1:${agentPort}/step` });
+    const env = userEnv({
+      RTS_DATA_DIR: dataDir,
+      RTS_DEMO_AGENT_URL: `http://127.0.0.1:${agentPort}/step`,
+      RTS_DEMO_AGENT_MCP_URL: `http://127.0.0.1:${agentPort}/invoke/naive`,
+    });
     let service: ServedProcess | undefined;
     let agent: ChildProcess | undefined;
     try {
@@ -94,12 +104,15 @@ describe('the quick start (docs/getting-started.md)', () => {
       const applied = await run(words(commands[2]).slice(2), env);
       const again = await run(words(commands[2]).slice(2), env);
       const report = await run(words(commands[3]).slice(2), env);
+      const overMcp = await run(words(commands[4]).slice(2), env);
       // Assess
       expect([applied.code, applied.err]).toEqual([0, '']);
       expect(applied.out.trimEnd()).toMatch(documented(tour[1].text.trimEnd(), service.url));
-      expect(again.out).toContain('No changes: 1 campaign and 5 traces are as samples/rts.yaml says.');
+      expect(again.out).toContain('No changes: 2 campaigns and 5 traces are as samples/rts.yaml says.');
       expect([report.code, report.err]).toEqual([0, expect.stringContaining('already there')]);
       expect(report.out.trimEnd()).toMatch(documented(tour[2].text.trimEnd(), service.url));
+      expect([overMcp.code, overMcp.err]).toEqual([0, expect.stringContaining('already there')]);
+      expect(overMcp.out.trimEnd()).toMatch(documented(tour[3].text.trimEnd(), service.url));
       expect(report.out).not.toContain(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).api_key);
     } finally {
       agent?.kill('SIGTERM');

@@ -65,13 +65,15 @@ describe('schemas/rts.schema.json', () => {
 });
 
 describe('samples/rts.yaml', () => {
-  it('holds samples/campaign.json and the five sample traces, min_scenarios 4', () => {
+  it('holds samples/campaign.json with the five sample traces (min_scenarios 4), and samples/campaign-mcp.json', () => {
     // Act
     const loaded = loadFile(join(ROOT, 'samples', 'rts.yaml'), {});
     const traces = resolveTraces(loaded, ROOT);
     // Assess
-    expect(loaded.campaigns).toHaveLength(1);
+    expect(loaded.campaigns).toHaveLength(2);
     expect(loaded.campaigns[0].definition).toEqual(JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8')));
+    expect(loaded.campaigns[1].definition).toEqual(JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign-mcp.json'), 'utf8')));
+    expect(loaded.campaigns[1].evalSet).toBeUndefined();
     expect(loaded.campaigns[0].evalSet?.min_scenarios).toBe(4);
     expect(traces.evalSets.get(0)?.sort()).toEqual(
       [
