@@ -142,6 +142,27 @@ export function errorShapeProblems(status: number, text: string): string[] {
   return problems;
 }
 
+/**
+ * Problems of an error of the MCP endpoint, a JSON-RPC error (id null) in its own protocol, or the service's error body
+ * for what the chain and the gateway in front of it refuse (a run id that is not a UUID, headers too long).
+ */
+export function jsonRpcErrorProblems(status: number, text: string): string[] {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`non-JSON error body ${JSON.stringify(text.slice(0, 200))}`];
+  }
+  if (body && typeof body === 'object' && 'error' in body && !('jsonrpc' in body)) return errorShapeProblems(status, text);
+  const ok =
+    body?.jsonrpc === '2.0' &&
+    body.id === null &&
+    Number.isInteger(body.error?.code) &&
+    typeof body.error?.message === 'string' &&
+    body.error.message !== '';
+  return ok ? [] : [`not a JSON-RPC error: ${text.slice(0, 200)}`];
+}
+
 let fileTemplates: { otlp: unknown[]; httpCampaign: Record<string, unknown> } | undefined;
 
 /** The OTLP fixtures and the sample campaign, read once. */
@@ -315,7 +336,11 @@ export class FuzzWorld {
         if (o.status >= 500 && !(retryable && opts.allowRetryable503)) found.push(`answered ${o.status}${retryable ? ' (with Retry-After)' : ''}`);
         if (o.status < 200 || o.status > 299) {
           if (!/^application\/json\b/.test(o.contentType ?? '')) found.push(`error with Content-Type ${JSON.stringify(o.contentType)}`);
-          found.push(...errorShapeProblems(o.status, o.text));
+          found.push(
+            ...(r.route.protocol === 'mcp' && r.route.method === r.method
+              ? jsonRpcErrorProblems(o.status, o.text)
+              : errorShapeProblems(o.status, o.text)),
+          );
         } else {
           if (r.route.auth && !r.authorized && r.method === r.route.method) found.push(`answered ${o.status} without valid credentials`);
           if (o.status !== 204 && o.text !== '') {
