@@ -116,16 +116,7 @@ export class DynamoRunsRepo implements RunsRepo {
   }
 
   async list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>> {
-    const conds: string[] = [];
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(filter)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      conds.push(`#${field} = :${field}`);
-    }
-    const res = await queryListing(keys.runListPk(projectId), page, conds.length ? { expression: conds.join(' AND '), names, values } : undefined);
+    const res = await queryListing(keys.runListPk(projectId), page, { ...filter });
     return { items: res.items.map((i) => stripKeys<Run>(i)), last: res.last };
   }
 
