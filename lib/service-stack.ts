@@ -62,7 +62,7 @@ export class ServiceStack extends Stack {
         indexName: g.indexName,
         partitionKey: { name: g.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: g.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: dynamodb.ProjectionType[g.projection],
       });
     }
 

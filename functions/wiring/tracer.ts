@@ -1,9 +1,9 @@
-// X-Ray instrumentation (Powertools Tracer) of AWS SDK clients and outbound HTTP, for the functions that import
-// wiring/with-tracing. The tracer is required only in Lambda with tracing on: elsewhere (the local service, tests, the
-// CLI) the X-Ray SDK is never loaded, because loading it installs a process-wide async hook that slows every promise.
-import type { Tracer } from '@aws-lambda-powertools/tracer';
+// X-Ray instrumentation of AWS SDK clients and outbound HTTP, for the functions that import wiring/with-tracing: in
+// Lambda with tracing on, subsegments of the invocation's segment sent to the X-Ray daemon (adapters/xray/). Elsewhere
+// (the local service, tests, the CLI) clients and sends are left alone.
 import type { OutboundRequest, OutboundResponse } from '../core/ports';
-import { serviceName } from './logger';
+import { captureAwsClient } from '../adapters/xray/capture';
+import { newSubsegment } from '../adapters/xray/segments';
 
 /**
  * Whether to trace: in a Lambda function (AWS_LAMBDA_FUNCTION_NAME and a Lambda AWS_EXECUTION_ENV: other AWS hosts,
@@ -18,34 +18,21 @@ export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   );
 }
 
-let tracer: Tracer | null | undefined;
+let tracing: boolean | undefined;
 
-/** The process's tracer, built on first use; null when not tracing. */
-export function getTracer(): Tracer | null {
-  if (tracer === undefined) {
-    tracer = null;
-    if (tracingWanted()) {
-      // Required here, not imported: the bundle carries it, but it is evaluated only when tracing.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { Tracer: PowertoolsTracer } = require('@aws-lambda-powertools/tracer') as typeof import('@aws-lambda-powertools/tracer');
-      // captureHTTPsRequests off: patching node:http(s) globally would add X-Amzn-Trace-Id to webhook deliveries
-      // and agent calls (third parties); the guarded sender opens its own subsegment per request instead.
-      const t = new PowertoolsTracer({ serviceName: serviceName(), captureHTTPsRequests: false });
-      if (t.isTracingEnabled()) tracer = t;
-    }
-  }
-  return tracer;
+/** Whether this process traces, read from the environment on first use. */
+export function tracingOn(): boolean {
+  return (tracing ??= tracingWanted());
 }
 
-/** Forgets the tracer, so the next use reads the environment again (tests). */
+/** Forgets the decision, so the next use reads the environment again (tests). */
 export function resetTracer(): void {
-  tracer = undefined;
+  tracing = undefined;
 }
 
 /** The client with X-Ray capture of each call (one subsegment per AWS call), or unchanged when not tracing. */
 export function traceAwsClient<C extends object>(client: C): C {
-  const t = getTracer();
-  return t ? t.captureAWSv3Client(client) : client;
+  return tracingOn() ? captureAwsClient(client) : client;
 }
 
 /**
@@ -54,23 +41,20 @@ export function traceAwsClient<C extends object>(client: C): C {
  * fails (timeout, connection error, refused by the address guard) records its error. Not tracing: just sends.
  */
 export async function traceOutbound(req: OutboundRequest, send: () => Promise<OutboundResponse>): Promise<OutboundResponse> {
-  const parent = getTracer()?.getSegment();
-  if (!parent) return send();
+  if (!tracingOn()) return send();
   let url: URL | undefined;
   try {
     url = new URL(req.url);
   } catch {
     // Not a URL: the sender refuses it; the subsegment still shows the attempt.
   }
-  const sub = parent.addNewSubsegment(url?.hostname || 'invalid-url');
-  sub.addAttribute('namespace', 'remote');
+  const sub = newSubsegment(url?.hostname || 'invalid-url', 'remote');
+  if (!sub) return send();
   const request = { method: req.method, url: url ? `${url.origin}${url.pathname}` : '' };
   try {
     const res = await send();
     sub.addAttribute('http', { request, response: { status: res.status, content_length: Buffer.byteLength(res.body, 'utf8') } });
-    if (res.status === 429) sub.addThrottleFlag();
-    else if (res.status >= 500) sub.addFaultFlag();
-    else if (res.status >= 400) sub.addErrorFlag();
+    sub.flagStatus(res.status);
     return res;
   } catch (err) {
     sub.addAttribute('http', { request });

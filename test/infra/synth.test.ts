@@ -13,7 +13,18 @@ import { routes, workerHandlers } from '../../lib/routes';
  * measured sizes, are in docs/benchmarks.md#lambda-bundles (test/bench/bundles.ts). The budget catches a runaway
  * dependency.
  */
-const BUNDLE_BUDGET_BYTES = 800 * 1024;
+const BUNDLE_BUDGET_BYTES = 400 * 1024;
+
+/**
+ * The functions that carry re2js (~147 KB: the linear-time engine for user regexes, which the campaign routes compile
+ * patterns with to check them and the worker matches with), each held to its own ceiling, a few KB above its size,
+ * until a lighter pattern check exists (docs/benchmarks.md#lambda-bundles).
+ */
+const OVER_BUDGET: Record<string, number> = {
+  'rts replay worker': 560 * 1024,
+  'rts POST /v1/campaigns': 480 * 1024,
+  'rts PUT /v1/campaigns/{campaign_id}': 480 * 1024,
+};
 
 const entries = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];
 const missing = entries.filter((e) => !existsSync(entryFile(e)));
@@ -35,7 +46,8 @@ function expectWithinBudget(assets: Map<string, string>): void {
   const sizes = [...assets].map(([name, file]) => ({ name, exists: existsSync(file), bytes: existsSync(file) ? statSync(file).size : 0 }));
   console.log(sizes.map((s) => `${(s.bytes / 1024).toFixed(0).padStart(5)} KB  ${s.name}`).join('\n'));
   expect(sizes.filter((s) => !s.exists).map((s) => s.name)).toEqual([]);
-  expect(sizes.filter((s) => s.bytes >= BUNDLE_BUDGET_BYTES).map((s) => `${s.name} ${s.bytes}`)).toEqual([]);
+  expect(Object.keys(OVER_BUDGET).filter((name) => !assets.has(name))).toEqual([]);
+  expect(sizes.filter((s) => s.bytes >= (OVER_BUDGET[s.name] ?? BUNDLE_BUDGET_BYTES)).map((s) => `${s.name} ${s.bytes}`)).toEqual([]);
   expect(sizes.filter((s) => s.bytes < 1024).map((s) => s.name)).toEqual([]);
 }
 

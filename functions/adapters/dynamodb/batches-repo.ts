@@ -256,7 +256,7 @@ export class DynamoBatchesRepo implements BatchesRepo {
           Limit: page.limit,
           ExclusiveStartKey: page.after,
         })
-      : await queryListing(keys.batchListPk(projectId), page, byBranch);
+      : await queryListing(keys.batchListPk(projectId), page, { branch: filter.branch });
     return { items: res.items.map((element) => listingFromItem(element)), last: res.last };
   }
 

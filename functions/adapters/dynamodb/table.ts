@@ -206,19 +206,32 @@ export async function queryPage(
   return { items: (res.Items as Record<string, unknown>[]) ?? [], last: res.LastEvaluatedKey as Record<string, unknown> | undefined };
 }
 
-/** One page of a project listing on gsi1, newest first (traces, campaigns, runs); `filter` narrows it after the key range. */
+/**
+ * One page of a project listing on gsi1, newest first (traces, campaigns, runs, CI batches), as whole items. The index
+ * holds keys only (lib/table.ts): the page of keys is read with the caller's limit and position, then its items by
+ * their table keys (BatchGet), in the index's order. `where` narrows the page to the items whose attributes equal the
+ * given values, as a FilterExpression would: after the key range and the limit, so a page may hold fewer items than
+ * the limit (even none) and still have a next position. An item deleted after the index read is left out.
+ */
 export async function queryListing(
   gsi1pk: string,
   page: { limit: number; after?: Record<string, unknown> },
-  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  where?: Record<string, unknown>,
 ): Promise<{ items: Record<string, unknown>[]; last?: Record<string, unknown> }> {
-  return queryPage({
+  const res = await queryPage({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
-    ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
-    ExpressionAttributeValues: { ':pk': gsi1pk, ...(filter?.values ?? {}) },
+    ExpressionAttributeValues: { ':pk': gsi1pk },
     ScanIndexForward: false,
     Limit: page.limit,
     ExclusiveStartKey: page.after,
   });
+  const keyOf = (i: Record<string, unknown>) => `${String(i.pk)}\n${String(i.sk)}`;
+  const fetched = await batchGet(res.items.map((i) => ({ pk: i.pk, sk: i.sk })));
+  const byKey = new Map(fetched.map((i) => [keyOf(i), i]));
+  const conds = Object.entries(where ?? {}).filter(([, v]) => v !== undefined);
+  const items = res.items
+    .map((i) => byKey.get(keyOf(i)))
+    .filter((i): i is Record<string, unknown> => i !== undefined && conds.every(([k, v]) => i[k] === v));
+  return { items, last: res.last };
 }

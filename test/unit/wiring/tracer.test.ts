@@ -1,58 +1,31 @@
-// X-Ray wiring: off (and the X-Ray SDK never loaded) outside Lambda; in Lambda, AWS clients captured and one remote
-// subsegment per guarded send. The Powertools Tracer is replaced by a recording fake: loading the real X-Ray SDK would
-// install its async hook in this jest worker for every later test file.
+// X-Ray wiring: off outside Lambda; in Lambda, one `aws` subsegment per AWS call (its id sent downstream in the trace
+// header) and one `remote` subsegment per guarded send, each sent as a document to the daemon's UDP address, here a
+// socket of the test's own.
 import { createServer, type Server } from 'node:http';
+import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetAwsClients, sqsClient } from '../../../functions/adapters/aws';
 import { createGuardedSender } from '../../../functions/adapters/http/guarded-sender';
-import { getTracer, resetTracer, tracingWanted } from '../../../functions/wiring/tracer';
+import { daemonAddress, parseTraceHeader } from '../../../functions/adapters/xray/segments';
+import { resetTracer, traceAwsClient, tracingOn, tracingWanted } from '../../../functions/wiring/tracer';
 import '../../../functions/wiring/with-tracing';
 
-interface FakeSubsegment {
-  name: string;
-  attributes: Record<string, unknown>;
-  flags: string[];
-  errors: { message: string; remote: boolean }[];
-  closed: boolean;
-}
-
-const mockTracing = { loaded: false, options: [] as unknown[], captured: [] as unknown[], subsegments: [] as FakeSubsegment[] };
-
-jest.mock('@aws-lambda-powertools/tracer', () => {
-  mockTracing.loaded = true;
-  const segment = {
-    addNewSubsegment(name: string) {
-      const sub: FakeSubsegment = { name, attributes: {}, flags: [], errors: [], closed: false };
-      mockTracing.subsegments.push(sub);
-      return {
-        addAttribute: (k: string, v: unknown) => void (sub.attributes[k] = v),
-        addThrottleFlag: () => void sub.flags.push('throttle'),
-        addErrorFlag: () => void sub.flags.push('error'),
-        addFaultFlag: () => void sub.flags.push('fault'),
-        addError: (err: Error, remote: boolean) => void sub.errors.push({ message: err.message, remote }),
-        close: () => void (sub.closed = true),
-      };
-    },
-  };
-  return {
-    Tracer: class {
-      constructor(options: unknown) {
-        mockTracing.options.push(options);
-      }
-      isTracingEnabled = () => true;
-      captureAWSv3Client = <C>(client: C): C => {
-        mockTracing.captured.push(client);
-        return client;
-      };
-      getSegment = () => segment;
-    },
-  };
-});
-
 const LAMBDA_ENV = { AWS_LAMBDA_FUNCTION_NAME: 'rts-replay-worker', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' };
-const KEYS = ['AWS_LAMBDA_FUNCTION_NAME', 'AWS_EXECUTION_ENV', 'AWS_SAM_LOCAL', 'POWERTOOLS_TRACE_ENABLED'] as const;
+const ROOT = '1-67891233-abcdef012345678912345678';
+const KEYS = [
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_EXECUTION_ENV',
+  'AWS_SAM_LOCAL',
+  'POWERTOOLS_TRACE_ENABLED',
+  '_X_AMZN_TRACE_ID',
+  'AWS_XRAY_DAEMON_ADDRESS',
+] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+
+let daemon: Socket;
+let daemonPort: number;
+let documents: { raw: string; doc: Record<string, unknown> }[] = [];
 
 function setEnv(env: Partial<Record<(typeof KEYS)[number], string>>): void {
   for (const k of KEYS) delete process.env[k];
@@ -60,11 +33,34 @@ function setEnv(env: Partial<Record<(typeof KEYS)[number], string>>): void {
   resetTracer();
 }
 
+const inLambda = (sampled = '1') =>
+  setEnv({
+    ...LAMBDA_ENV,
+    _X_AMZN_TRACE_ID: `Root=${ROOT};Parent=53995c3f42cd8ad8;Sampled=${sampled}`,
+    AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemonPort}`,
+  });
+
+/** The documents the daemon has received once `n` are in (UDP on loopback: they arrive within milliseconds). */
+async function received(n: number): Promise<Record<string, unknown>[]> {
+  for (let i = 0; i < 200 && documents.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  return documents.map((d) => d.doc);
+}
+
+beforeAll(async () => {
+  daemon = createSocket('udp4');
+  daemon.on('message', (msg) => {
+    const raw = msg.toString('utf8');
+    documents.push({ raw, doc: JSON.parse(raw.slice(raw.indexOf('\n') + 1)) as Record<string, unknown> });
+  });
+  await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+  daemonPort = daemon.address().port;
+});
+afterAll(() => daemon.close());
+
 afterEach(() => {
   setEnv(Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)) as Record<string, string>);
   resetAwsClients();
-  mockTracing.captured = [];
-  mockTracing.subsegments = [];
+  documents = [];
 });
 
 describe('tracingWanted', () => {
@@ -79,8 +75,26 @@ describe('tracingWanted', () => {
   });
 });
 
+describe('the trace header and the daemon address', () => {
+  it('reads the root, the parent and the sampling decision; nothing without a root and a parent', () => {
+    expect(parseTraceHeader(`Root=${ROOT};Parent=53995c3f42cd8ad8;Sampled=1;Lineage=a:0`)).toEqual({
+      root: ROOT,
+      parent: '53995c3f42cd8ad8',
+      sampled: true,
+    });
+    expect(parseTraceHeader(`Root=${ROOT};Sampled=1`)).toBeUndefined();
+    expect(parseTraceHeader(undefined)).toBeUndefined();
+  });
+
+  it('takes the UDP address of either form, else the default', () => {
+    expect(daemonAddress('169.254.79.129:2000')).toEqual({ host: '169.254.79.129', port: 2000 });
+    expect(daemonAddress('tcp:10.0.0.1:2001 udp:10.0.0.2:2002')).toEqual({ host: '10.0.0.2', port: 2002 });
+    expect(daemonAddress(undefined)).toEqual({ host: '127.0.0.1', port: 2000 });
+  });
+});
+
 describe('outside Lambda', () => {
-  it('with-tracing leaves clients and sends alone, and the X-Ray SDK is never loaded', async () => {
+  it('with-tracing leaves clients and sends alone and sends nothing', async () => {
     // Prepare
     setEnv({});
     const send = createGuardedSender({ allowPrivate: true });
@@ -90,57 +104,100 @@ describe('outside Lambda', () => {
     // Assess
     expect(client).toBeInstanceOf(SQSClient);
     expect(refused).toBeInstanceOf(Error);
-    expect(getTracer()).toBeNull();
-    expect(mockTracing.captured).toEqual([]);
-    expect(mockTracing.subsegments).toEqual([]);
-    expect(mockTracing.loaded).toBe(false);
+    expect(tracingOn()).toBe(false);
+    expect(await received(0)).toEqual([]);
   });
 });
 
 describe('in Lambda with tracing (wiring/with-tracing)', () => {
   let server: Server;
   let base: string;
+  const traceHeaders: (string | undefined)[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => res.writeHead(req.url === '/busy' ? 429 : 503).end('no'));
+    server = createServer((req, res) => {
+      traceHeaders.push(req.headers['x-amzn-trace-id'] as string | undefined);
+      if (req.headers['x-amz-target']?.includes('GetQueueUrl')) {
+        const missing = req.headers['x-amz-target'] && traceHeaders.length > 1;
+        res.writeHead(missing ? 400 : 200, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': missing ? 'req-2' : 'req-1' });
+        res.end(
+          missing
+            ? JSON.stringify({ __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'no queue' })
+            : JSON.stringify({ QueueUrl: 'https://q' }),
+        );
+        return;
+      }
+      res.writeHead(req.url === '/busy' ? 429 : 503).end('no');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('captures each AWS client once, when it is built, with the service name', () => {
+  it('sends one aws subsegment per call, whose id is the parent in the call trace header', async () => {
     // Prepare
-    setEnv(LAMBDA_ENV);
+    inLambda();
+    traceHeaders.length = 0;
+    const client = traceAwsClient(
+      new SQSClient({ endpoint: base, region: 'eu-west-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 }),
+    );
     // Act
-    const client = sqsClient();
-    sqsClient();
+    await client.send(new GetQueueUrlCommand({ QueueName: 'q' }));
+    const failed = await client.send(new GetQueueUrlCommand({ QueueName: 'gone' })).catch((e: Error) => e);
     // Assess
-    expect(mockTracing.captured).toEqual([client]);
-    expect(mockTracing.options).toContainEqual({ serviceName: 'rts', captureHTTPsRequests: false });
+    expect(failed).toBeInstanceOf(Error);
+    const [ok, bad] = await received(2);
+    expect(ok).toEqual({
+      name: 'SQS',
+      id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      trace_id: ROOT,
+      parent_id: '53995c3f42cd8ad8',
+      type: 'subsegment',
+      start_time: expect.any(Number),
+      end_time: expect.any(Number),
+      namespace: 'aws',
+      aws: { operation: 'GetQueueUrl', region: 'eu-west-1', request_id: 'req-1', retries: 0 },
+      http: { response: { status: 200 } },
+    });
+    expect(documents[0].raw.startsWith('{"format":"json","version":1}\n')).toBe(true);
+    expect(traceHeaders[0]).toBe(`Root=${ROOT};Parent=${String(ok.id)};Sampled=1`);
+    expect(bad).toMatchObject({ aws: { operation: 'GetQueueUrl', request_id: 'req-2' }, http: { response: { status: 400 } }, error: true });
+    expect(bad.fault).toBeUndefined();
+    expect(bad.cause).toEqual({ exceptions: [{ id: expect.any(String), message: 'no queue', type: 'QueueDoesNotExist', remote: true }] });
   });
 
-  it('wraps each guarded send in a closed remote subsegment named after the host, without the query', async () => {
+  it('sends nothing for an invocation that is not sampled', async () => {
     // Prepare
-    setEnv(LAMBDA_ENV);
+    inLambda('0');
+    const send = createGuardedSender({ allowPrivate: true });
+    // Act
+    await send({ url: `${base}/hook`, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000 });
+    // Assess
+    expect(await received(0)).toEqual([]);
+  });
+
+  it('wraps each guarded send in a remote subsegment named after the host, without the query', async () => {
+    // Prepare
+    inLambda();
     const send = createGuardedSender({ allowPrivate: true });
     // Act
     await send({ url: `${base}/hook?token=secret`, method: 'POST', headers: {}, body: '{}', timeoutMs: 2000 });
     await send({ url: `${base}/busy`, method: 'POST', headers: {}, timeoutMs: 2000 });
     // Assess
-    const [down, busy] = mockTracing.subsegments;
-    expect(down).toEqual({
+    const [down, busy] = await received(2);
+    expect(down).toMatchObject({
       name: '127.0.0.1',
-      attributes: { namespace: 'remote', http: { request: { method: 'POST', url: `${base}/hook` }, response: { status: 503, content_length: 2 } } },
-      flags: ['fault'],
-      errors: [],
-      closed: true,
+      namespace: 'remote',
+      http: { request: { method: 'POST', url: `${base}/hook` }, response: { status: 503, content_length: 2 } },
+      fault: true,
     });
-    expect(busy.flags).toEqual(['throttle']);
+    expect(down.error).toBeUndefined();
+    expect(busy).toMatchObject({ throttle: true, error: true });
   });
 
   it('records a failed send as a remote error, and a refusal by the address guard as a local one', async () => {
     // Prepare
-    setEnv(LAMBDA_ENV);
+    inLambda();
     const open = createGuardedSender({ allowPrivate: true });
     const guarded = createGuardedSender({ allowPrivate: false });
     const closedPort = await new Promise<number>((resolve) => {
@@ -157,8 +214,9 @@ describe('in Lambda with tracing (wiring/with-tracing)', () => {
     // Assess
     expect(refused).toBeInstanceOf(Error);
     expect(blocked).toBeInstanceOf(Error);
-    const [a, b] = mockTracing.subsegments;
-    expect(a.errors).toEqual([{ message: 'connection error: ECONNREFUSED', remote: true }]);
-    expect(b).toMatchObject({ name: '169.254.169.254', errors: [{ message: expect.stringMatching(/^blocked: /), remote: false }], closed: true });
+    const [a, b] = await received(2);
+    expect(a).toMatchObject({ fault: true, cause: { exceptions: [{ message: 'connection error: ECONNREFUSED', remote: true }] } });
+    expect(b).toMatchObject({ name: '169.254.169.254', cause: { exceptions: [{ message: expect.stringMatching(/^blocked: /) }] } });
+    expect((b.cause as { exceptions: { remote?: boolean }[] }).exceptions[0].remote).toBeUndefined();
   });
 });
