@@ -35,7 +35,8 @@
 // 24. kept event body for resend (TTL 7 days) pk=WHEVT#<pid>#<event id>     sk=EVENT
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
-//     (replay workers' per-project share; expiring, TTL a day after the lease ends)
+//     (replay workers' per-project share, target concurrency slots, a run's attempt claims: scope
+//     attempts:<run_id>, slot = attempt number; expiring, TTL a day after the lease ends)
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 

@@ -1,7 +1,8 @@
 // The run executor: runs a run's missing attempts, persists each as it ends, makes the run terminal once, and
 // (re)publishes run.completed until it is marked published. Safe under redelivery, crashes and duplicate deliveries.
-import type { Target } from '../campaigns/schema';
+import type { Campaign, Target } from '../campaigns/schema';
 import type { BusEvent } from '../events';
+import type { Trace } from '../traces/schema';
 import type { Deps, ReplayMessage } from '../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
 import { campaignOfRun } from '../runs/campaign-version';
@@ -14,14 +15,15 @@ import { runBounded } from '../concurrency';
 import { computeSummary } from './scoring';
 import { computeCells } from '../runs/cells';
 import { createTarget, type TargetDeps } from './targets';
-import type { AgentTarget, Sleep } from './types';
-import { httpUnderDeadline, startDeadline, targetUnderDeadline } from './deadline';
+import type { AgentTarget, PlannedAttempt, Sleep } from './types';
+import { httpUnderDeadline, startDeadline, targetUnderDeadline, type RunDeadline } from './deadline';
 import { limiterOf, runThrottling } from './limits/for-run';
 import { realSleep } from './types';
+import { HAND_OFF_WAIT_MS, startDelivery, type Delivery } from './fanout/delivery';
 
 /** What the executor uses of the service's dependencies. */
 export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> &
-  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits'>>;
+  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits' | 'queue'>>;
 
 /**
  * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
@@ -43,8 +45,13 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
    * The run deadline: the most time, ms, this delivery spends on the run's attempts. Attempts still running then (and
    * those not started) end as `error` with error_code run_deadline_exceeded and are stored like any other, and the
    * run ends. Default: none. The replay worker derives it from its remaining invocation time (functions/core/replay/deadline.ts).
+   * With a queue and leases in the deps, the run is fanned out instead (fanout/delivery.ts): attempts that cannot end
+   * by the deadline are not started but handed on through the queue, and only an attempt that cannot fit any delivery
+   * ends as run_deadline_exceeded.
    */
   deadlineMs?: number;
+  /** Lease of a fanned-out run's attempt claims, ms (a dead delivery's attempts run again after it); default 30 s. */
+  claimLeaseMs?: number;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -107,65 +114,40 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], startPatch)) !== null;
   if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return finishIfEnded(deps, msg, opts);
 
+  const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
+  // In a worker (a queue to hand work on, leases to claim attempts, a deadline) the run is fanned out.
+  const delivery =
+    deadline && deps.queue && deps.leases
+      ? startDelivery({
+          ...{ leases: deps.leases, queue: deps.queue, msg, campaign, planLength: plan.length, fresh, claimLeaseMs: opts.claimLeaseMs },
+          ...{ budgetMs: deadline.budgetMs, remainingMs: () => deadline.remaining() },
+        })
+      : undefined;
   const stored = new Map<number, AttemptRecord>();
   if (!fresh) for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
   const missing = plan.filter((p) => !stored.has(p.attempt));
   // Whether another delivery stored an attempt of this run while we ran it: then the store, not `stored`, is the truth.
-  let raced = false;
-  if (missing.length > 0) {
-    const compiled = compileRun({ run_id: rid, trace, campaign });
-    const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
-    const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
-    const sleep = opts.sleep ?? realSleep;
-    const throttling = runThrottling({
-      projectId: pid,
-      campaign,
-      limiter: () => limiterOf(deps),
-      sleep,
-      now: () => deps.clock.now().getTime(),
-      remainingMs: deadline ? () => deadline.remaining() : undefined,
-    });
-    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep, throttle: throttling.target });
-    const target = deadline ? targetUnderDeadline(built, deadline) : built;
-    const judgeConfig = campaign.judge;
-    const judgeOf = (attempt: number) =>
-      judgeConfig
-        ? createJudge(judgeConfig, {
-            http,
-            sleep,
-            cache: deps.judgeCache,
-            projectId: pid,
-            now: () => deps.clock.now(),
-            throttle: throttling.judge(attempt),
-          })
-        : undefined;
-    const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
-    let left = missing.length;
-    let failed = true;
-    try {
-      await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-        const record = throttling.finish(await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt)));
-        if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
-        else {
-          raced = true; // another delivery stored it first
-          for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
-        }
-        // The last attempt's summary goes out with the terminal transition: no progress write for it.
-        if (--left > 0) progress.report();
-      });
-      failed = false;
-    } finally {
-      deadline?.dispose();
-      // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
-      const writes = progress.settled();
-      await (failed ? writes.catch(() => undefined) : writes);
+  let raced = delivery?.claimed ?? false;
+  try {
+    if (missing.length > 0) {
+      await delivery?.fanOut();
+      raced =
+        (await runMissing(deps, { msg, trace, campaign, deadline, delivery, stored, opts }, delivery ? delivery.order(missing) : missing)) || raced;
     }
+  } finally {
+    deadline?.dispose();
+    await delivery?.dispose();
   }
 
   const planned = new Set(plan.map((p) => p.attempt));
   // Every attempt in `stored` was read from the store or written by this delivery's conditional puts.
   const finished = (raced ? await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : [...stored.values()]).filter((a) => planned.has(a.attempt));
-  if (finished.length < plan.length) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
+  if (finished.length < plan.length) {
+    // Fanned out: other deliveries run the rest, or this one handed it on. Else it is retried from the queue.
+    if (!delivery) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
+    await delivery.leaveRest();
+    return deps.runs.get(pid, rid);
+  }
   const allError = finished.length > 0 && finished.every((a) => a.status === 'error');
   const ended = await deps.runs.transition(pid, rid, ACTIVE, {
     status: allError ? 'failed' : 'completed',
@@ -177,12 +159,84 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, msg, opts);
 }
 
+interface RunContext<D extends ExecutorDeps> {
+  msg: ReplayMessage;
+  trace: Trace;
+  campaign: Campaign;
+  deadline: RunDeadline | undefined;
+  delivery: Delivery | undefined;
+  /** The attempts known stored, by number; this delivery adds those it stores. */
+  stored: Map<number, AttemptRecord>;
+  opts: ExecuteOptions<D>;
+}
+
+/** Runs the missing attempts (those a fanned-out delivery may start and claims); whether a put found one stored. */
+async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, missing: PlannedAttempt[]): Promise<boolean> {
+  const { project_id: pid, run_id: rid } = c.msg;
+  const { deadline, delivery, stored, opts, campaign } = c;
+  const compiled = compileRun({ run_id: rid, trace: c.trace, campaign });
+  const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
+  const sleep = opts.sleep ?? realSleep;
+  const throttling = runThrottling({
+    projectId: pid,
+    campaign,
+    limiter: () => limiterOf(deps),
+    sleep,
+    now: () => deps.clock.now().getTime(),
+    remainingMs: deadline ? () => deadline.remaining() : undefined,
+    handOffAfterMs: delivery ? HAND_OFF_WAIT_MS : undefined,
+  });
+  const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace: c.trace, http, sleep, throttle: throttling.target });
+  const target = deadline ? targetUnderDeadline(built, deadline) : built;
+  const judgeConfig = campaign.judge;
+  const judgeOf = (attempt: number) =>
+    judgeConfig
+      ? createJudge(judgeConfig, {
+          http,
+          sleep,
+          cache: deps.judgeCache,
+          projectId: pid,
+          now: () => deps.clock.now(),
+          throttle: throttling.judge(attempt),
+        })
+      : undefined;
+  // A fanned-out run's progress is the store's: other deliveries store attempts too.
+  const records = delivery?.claimed ? () => deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : async () => [...stored.values()];
+  const progress = progressReporter(deps, pid, rid, records, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+  let raced = false;
+  let left = missing.length;
+  let failed = true;
+  try {
+    await runBounded(missing, delivery?.size.perDelivery ?? opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
+      if (delivery && !(await delivery.begin(planned.attempt))) return;
+      const startedAt = Date.now();
+      const record = throttling.finish(await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt)));
+      const handOff = throttling.handOffOf(planned.attempt);
+      if (delivery && !(await delivery.ended(record, startedAt, handOff))) return;
+      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+      else {
+        raced = true; // another delivery stored it first
+        for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+      }
+      await delivery?.stored(planned.attempt);
+      // The last attempt's summary goes out with the terminal transition: no progress write for it.
+      if (--left > 0) progress.report();
+    });
+    failed = false;
+  } finally {
+    // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
+    const writes = progress.settled();
+    await (failed ? writes.catch(() => undefined) : writes);
+  }
+  return raced;
+}
+
 /**
  * Progress writes of a running run: the summary of the attempts stored so far, at most one write per interval (a
  * report within the interval is folded into the next write), chained so they land in order, each carrying the latest
  * state. A short run ends before its first interval and writes no progress at all.
  */
-function progressReporter(deps: ExecutorDeps, pid: string, rid: string, stored: Map<number, AttemptRecord>, intervalMs: number) {
+function progressReporter(deps: ExecutorDeps, pid: string, rid: string, records: () => Promise<AttemptRecord[]>, intervalMs: number) {
   let chain: Promise<unknown> = Promise.resolve();
   let last = deps.clock.now().getTime();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -191,7 +245,7 @@ function progressReporter(deps: ExecutorDeps, pid: string, rid: string, stored: 
     timer = undefined;
     if (done) return;
     last = deps.clock.now().getTime();
-    chain = chain.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) }));
+    chain = chain.then(async () => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary(await records()) }));
     chain.catch(() => undefined); // observed by settled(); never an unhandled rejection meanwhile
   };
   return {

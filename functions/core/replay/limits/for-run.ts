@@ -36,6 +36,8 @@ export interface RunThrottling {
   judge: ThrottleOf;
   /** The record with the attempt's throttled_ms and throttle_count, its duration without them, rate_limited if so. */
   finish(record: AttemptRecord): AttemptRecord;
+  /** After finish: the wait the limits asked for when they sent the attempt back before its first request, else null. */
+  handOffOf(attempt: number): number | null;
 }
 
 export interface RunThrottlingOptions {
@@ -46,15 +48,28 @@ export interface RunThrottlingOptions {
   sleep: Sleep;
   now: () => number;
   remainingMs?: () => number;
+  /** The target's first turn of an attempt waited longer than this (ms) hands the attempt on; absent: never. */
+  handOffAfterMs?: number;
 }
 
 export function runThrottling(o: RunThrottlingOptions): RunThrottling {
   // One meter per party and attempt, so each party's max_wait_s bounds its own waiting; the record sums them.
   const parties = [new Map<number, ThrottleMeter>(), new Map<number, ThrottleMeter>()];
-  const policyOf = (party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined, meters: Map<number, ThrottleMeter>): ThrottleOf => {
+  const handOffs = new Map<number, number>();
+  const policyOf = (
+    party: Campaign['target'] | NonNullable<Campaign['judge']> | undefined,
+    meters: Map<number, ThrottleMeter>,
+    handOffAfterMs?: number,
+  ): ThrottleOf => {
     const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
     const gate = party ? gateOf(o, party, limits) : undefined;
-    const base: Partial<ThrottlePolicy> = { maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S, now: o.now, remainingMs: o.remainingMs, gate };
+    const base: Partial<ThrottlePolicy> = {
+      maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S,
+      now: o.now,
+      remainingMs: o.remainingMs,
+      gate,
+      handOffAfterMs,
+    };
     return (attempt) => {
       let meter = meters.get(attempt);
       if (!meter) meters.set(attempt, (meter = newMeter()));
@@ -62,7 +77,7 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
     };
   };
   return {
-    target: policyOf(o.campaign.target, parties[0]),
+    target: policyOf(o.campaign.target, parties[0], o.handOffAfterMs),
     judge: policyOf(o.campaign.judge, parties[1]),
     finish(record) {
       const m = newMeter();
@@ -73,6 +88,7 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
         m.throttledMs += one.throttledMs;
         m.count += one.count;
         m.rateLimited ||= one.rateLimited;
+        if (one.handOffMs !== null) handOffs.set(record.attempt, one.handOffMs);
       }
       const rateLimited = m.rateLimited && record.status === 'error' && record.error_code !== RUN_DEADLINE_EXCEEDED;
       return {
@@ -82,6 +98,11 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
         throttle_count: m.count,
         ...(rateLimited ? { error_code: RATE_LIMITED } : {}),
       };
+    },
+    handOffOf(attempt) {
+      const ms = handOffs.get(attempt) ?? null;
+      handOffs.delete(attempt);
+      return ms;
     },
   };
 }
