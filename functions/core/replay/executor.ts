@@ -57,6 +57,8 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
 export const DEFAULT_CONCURRENCY = 4;
 /** A running run's summary is written at most this often (and not for its last attempt, which ends the run). */
 export const PROGRESS_INTERVAL_MS = 1000;
+/** Each delivery of a fanned-out run writes progress this many times less often (each write reads the store). */
+export const FANNED_PROGRESS_FACTOR = 5;
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed'];
 const ACTIVE: RunStatus[] = ['queued', 'running'];
 /** Counting and resuming need scores and events, never transcripts. */
@@ -121,6 +123,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
       ? startDelivery({
           ...{ leases: deps.leases, queue: deps.queue, msg, campaign, planLength: plan.length, fresh, claimLeaseMs: opts.claimLeaseMs },
           ...{ budgetMs: deadline.budgetMs, remainingMs: () => deadline.remaining() },
+          storedAttempts: async () => (await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)).map((a) => a.attempt),
         })
       : undefined;
   const stored = new Map<number, AttemptRecord>();
@@ -200,9 +203,10 @@ async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, mis
           throttle: throttling.judge(attempt),
         })
       : undefined;
-  // A fanned-out run's progress is the store's: other deliveries store attempts too.
+  // A fanned-out run's progress is the store's (other deliveries store attempts too), read and written less often.
   const records = delivery?.claimed ? () => deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : async () => [...stored.values()];
-  const progress = progressReporter(deps, pid, rid, records, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+  const interval = (opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS) * (delivery?.claimed ? FANNED_PROGRESS_FACTOR : 1);
+  const progress = progressReporter(deps, pid, rid, records, interval);
   let raced = false;
   let left = missing.length;
   let failed = true;

@@ -26,6 +26,8 @@ export const DEFAULT_CLAIM_LEASE_MS = 30_000;
 export const START_GRACE_MS = 10_000;
 /** A wait for a turn under the limits longer than this hands the attempt on with a queue delay instead of sleeping. */
 export const HAND_OFF_WAIT_MS = 30_000;
+/** The least time between two reads of the stored attempts by one delivery, ms. */
+const REFRESH_MS = 2000;
 /** SQS's longest message delay, s. */
 export const MAX_DELAY_S = 900;
 /** The attempt bound of a target without timeout_ms (the longest default of the targets'). */
@@ -65,6 +67,8 @@ export interface DeliveryOptions {
   budgetMs: number;
   remainingMs: () => number;
   claimLeaseMs?: number;
+  /** The attempt numbers stored so far (read when a claim is refused, so a delivery stops asking for stored ones). */
+  storedAttempts: () => Promise<number[]>;
   holder?: string;
   now?: () => number;
 }
@@ -110,6 +114,22 @@ export function startDelivery(o: DeliveryOptions): Delivery {
     ? attemptClaims({ leases: o.leases, projectId: o.msg.project_id, runId: o.msg.run_id, holder: o.holder ?? randomUUID(), leaseMs, now })
     : null;
   let longest = attemptBoundMs(target);
+  // Attempts another delivery stored: skipped without asking for their claim. Refreshed at most once a REFRESH_MS.
+  const known = new Set<number>();
+  let refreshed = 0;
+  let refreshing: Promise<void> | undefined;
+  const refresh = () => {
+    if (refreshing || now() - refreshed < REFRESH_MS) return refreshing;
+    refreshing = o
+      .storedAttempts()
+      .then((ns) => ns.forEach((n) => known.add(n)))
+      .catch(() => undefined)
+      .finally(() => {
+        refreshed = now();
+        refreshing = undefined;
+      });
+    return refreshing;
+  };
   let left = false;
   let pausedUntil = 0;
   const send = (parts: number[], delaySeconds = 0) =>
@@ -138,7 +158,11 @@ export function startDelivery(o: DeliveryOptions): Delivery {
         left = true;
         return false;
       }
-      return claims ? claims.take(attempt) : true;
+      if (!claims) return true;
+      if (known.has(attempt)) return false;
+      if (await claims.take(attempt)) return true;
+      await refresh();
+      return false;
     },
     async ended(record, attemptStart, handOffMs) {
       if (handOffMs !== null) {
