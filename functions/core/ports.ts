@@ -236,7 +236,7 @@ export interface LeasesRepo {
 }
 
 /** Per-target limits (docs/campaigns-and-replay.md#limits-and-429): the port's types live beside its implementations. */
-export type { KeyLimits, LimiterSlot, TargetLimiter } from './replay/limits/port';
+export type { KeyLimits, LimitAnswer, LimiterSlot, TargetLimiter } from './replay/limits/port';
 export type { DeliveryLogRepo, WebhookChanges, WebhooksRepo } from './webhooks/ports';
 
 export interface EventPublisher {

@@ -189,13 +189,15 @@ async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, mis
     remainingMs: deadline ? () => deadline.remaining() : undefined,
     handOffAfterMs: delivery ? HAND_OFF_WAIT_MS : undefined,
   });
-  const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace: c.trace, http, sleep, throttle: throttling.target });
+  const targetHttp = throttling.httpOf('target', http);
+  const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace: c.trace, http: targetHttp, sleep, throttle: throttling.target });
   const target = deadline ? targetUnderDeadline(built, deadline) : built;
   const judgeConfig = campaign.judge;
+  const judgeHttp = throttling.httpOf('judge', http);
   const judgeOf = (attempt: number) =>
     judgeConfig
       ? createJudge(judgeConfig, {
-          http,
+          http: judgeHttp,
           sleep,
           cache: deps.judgeCache,
           projectId: pid,

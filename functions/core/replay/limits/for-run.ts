@@ -1,12 +1,22 @@
 // One run's throttling (docs/campaigns-and-replay.md#limits-and-429): the meters of its attempts, the 429/503 policy
 // and the limit gates of its target and judge, and what an attempt record gains from them.
 import type { Campaign, Limits } from '../../campaigns/schema';
-import type { Deps, KeyLimits, TargetLimiter } from '../../ports';
+import type { Deps, HttpSender, KeyLimits, TargetLimiter } from '../../ports';
+import { rateLimitPauseMs } from './headers';
 import type { AttemptRecord } from '../../runs/types';
 import { RUN_DEADLINE_EXCEEDED } from '../deadline';
 import { sha256 } from '../hash';
 import { completionsUrl } from '../targets/openai';
-import { DEFAULT_MAX_WAIT_S, newMeter, RATE_LIMITED, type Gate, type ThrottleMeter, type ThrottleOf, type ThrottlePolicy } from '../targets/throttle';
+import {
+  DEFAULT_MAX_WAIT_S,
+  isThrottle,
+  newMeter,
+  RATE_LIMITED,
+  type Gate,
+  type ThrottleMeter,
+  type ThrottleOf,
+  type ThrottlePolicy,
+} from '../targets/throttle';
 import type { Sleep } from '../types';
 import { limiterGate } from './gate';
 import { processLimiter } from './process-limiter';
@@ -38,6 +48,8 @@ export interface RunThrottling {
   finish(record: AttemptRecord): AttemptRecord;
   /** After finish: the wait the limits asked for when they sent the attempt back before its first request, else null. */
   handOffOf(attempt: number): number | null;
+  /** The party's outbound HTTP, its answers told to the key's limiter (429s and rate-limit headers) when it has limits. */
+  httpOf(party: 'target' | 'judge', http: HttpSender): HttpSender;
 }
 
 export interface RunThrottlingOptions {
@@ -62,7 +74,7 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
     handOffAfterMs?: number,
   ): ThrottleOf => {
     const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
-    const gate = party ? gateOf(o, party, limits) : undefined;
+    const gate = party ? gateOf(o, party) : undefined;
     const base: Partial<ThrottlePolicy> = {
       maxWaitS: limits.max_wait_s ?? DEFAULT_MAX_WAIT_S,
       now: o.now,
@@ -99,6 +111,9 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
         ...(rateLimited ? { error_code: RATE_LIMITED } : {}),
       };
     },
+    httpOf(party, http) {
+      return observedHttp(o, party === 'target' ? o.campaign.target : o.campaign.judge, http);
+    },
     handOffOf(attempt) {
       const ms = handOffs.get(attempt) ?? null;
       handOffs.delete(attempt);
@@ -107,12 +122,33 @@ export function runThrottling(o: RunThrottlingOptions): RunThrottling {
   };
 }
 
-function gateOf(o: RunThrottlingOptions, party: Campaign['target'] | NonNullable<Campaign['judge']>, limits: Limits): Gate | undefined {
-  const key = limitKey(party);
+type Party = Campaign['target'] | NonNullable<Campaign['judge']>;
+
+/** The party's key and key limits, when it calls out and has max_concurrency or requests_per_minute. */
+function keyedOf(party: Party | undefined): { key: string; limits: KeyLimits } | undefined {
+  const limits: Limits = (party && party.type !== 'recorded' ? party.limits : undefined) ?? {};
+  const key = party ? limitKey(party) : null;
   if (key === null || (limits.max_concurrency === undefined && limits.requests_per_minute === undefined)) return undefined;
   const keyLimits: KeyLimits = {};
   if (limits.max_concurrency !== undefined) keyLimits.maxConcurrency = limits.max_concurrency;
   if (limits.requests_per_minute !== undefined) keyLimits.requestsPerMinute = limits.requests_per_minute;
+  return { key, limits: keyLimits };
+}
+
+function gateOf(o: RunThrottlingOptions, party: Party): Gate | undefined {
+  const keyed = keyedOf(party);
+  if (!keyed) return undefined;
   const timeoutMs = 'timeout_ms' in party && party.timeout_ms !== undefined ? party.timeout_ms : 60_000;
-  return limiterGate({ limiter: o.limiter(), projectId: o.projectId, key, limits: keyLimits, timeoutMs, sleep: o.sleep });
+  return limiterGate({ limiter: o.limiter(), projectId: o.projectId, key: keyed.key, limits: keyed.limits, timeoutMs, sleep: o.sleep });
+}
+
+function observedHttp(o: RunThrottlingOptions, party: Party | undefined, http: HttpSender): HttpSender {
+  const keyed = keyedOf(party);
+  const limiter = keyed ? o.limiter() : undefined;
+  if (!keyed || !limiter?.observe) return http;
+  return async (req) => {
+    const res = await http(req);
+    limiter.observe!(o.projectId, keyed.key, keyed.limits, { throttled: isThrottle(res.status), pauseMs: rateLimitPauseMs(res.headers, o.now()) });
+    return res;
+  };
 }
