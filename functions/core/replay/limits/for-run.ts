@@ -148,7 +148,11 @@ function observedHttp(o: RunThrottlingOptions, party: Party | undefined, http: H
   if (!keyed || !limiter?.observe) return http;
   return async (req) => {
     const res = await http(req);
-    limiter.observe!(o.projectId, keyed.key, keyed.limits, { throttled: isThrottle(res.status), pauseMs: rateLimitPauseMs(res.headers, o.now()) });
+    const answer = { throttled: isThrottle(res.status), pauseMs: rateLimitPauseMs(res.headers, o.now()) };
+    // The table limiter's adaptation writes to the store: never awaited by the request, never failing it.
+    void Promise.resolve()
+      .then(() => limiter.observe!(o.projectId, keyed.key, keyed.limits, answer))
+      .catch(() => undefined);
     return res;
   };
 }

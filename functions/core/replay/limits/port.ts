@@ -30,10 +30,10 @@ export interface TargetLimiter {
   release(slot: LimiterSlot): Promise<void>;
   /**
    * What an answer under `key` said (optional: a limiter without it holds to the limits as given): a 429/503 halves
-   * the key's concurrency, other answers raise it back by one per round (AIMD, never above max_concurrency); a spent
-   * quota in the rate-limit headers pauses the key until its reset.
+   * the key's concurrency, which then climbs back by one at a time (AIMD, never above max_concurrency); a spent quota
+   * in the rate-limit headers pauses the key until its reset. Not awaited by the request; a failure is ignored.
    */
-  observe?(projectId: string, key: string, limits: KeyLimits, answer: LimitAnswer): void;
+  observe?(projectId: string, key: string, limits: KeyLimits, answer: LimitAnswer): void | Promise<void>;
 }
 
 /** One answer of a party with limits, as the limiter adapts to it. */
