@@ -205,7 +205,9 @@ async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, mis
           throttle: throttling.judge(attempt),
         })
       : undefined;
-  // A fanned-out run's progress is the store's (other deliveries store attempts too), read and written less often.
+  // A fanned-out run's progress is the store's (other deliveries store attempts too), read and written less often, and
+  // only by the delivery of the message that queued the run.
+  const reports = !delivery?.claimed || c.msg.part === undefined;
   const records = delivery?.claimed ? () => deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : async () => [...stored.values()];
   const interval = (opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS) * (delivery?.claimed ? FANNED_PROGRESS_FACTOR : 1);
   const progress = progressReporter(deps, pid, rid, records, interval);
@@ -226,7 +228,7 @@ async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, mis
       }
       await delivery?.stored(planned.attempt);
       // The last attempt's summary goes out with the terminal transition: no progress write for it.
-      if (--left > 0) progress.report();
+      if (--left > 0 && reports) progress.report();
     });
     failed = false;
   } finally {
