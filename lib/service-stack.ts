@@ -35,6 +35,11 @@ export interface ServiceStackProps extends StackProps {
   readonly webhookSendsPerMinute?: number;
   /** Replay worker invocations one project may hold at once, of the workers' 20 (context `projectWorkerShare`). @default 15 */
   readonly projectWorkerShare?: number;
+  /**
+   * Lease of a fanned-out run's attempt claims (context `attemptClaimLeaseSeconds`): a worker that dies mid-run has
+   * its attempts run again this long after. @default Duration.seconds(30)
+   */
+  readonly attemptClaimLease?: Duration;
 }
 
 /** The whole service in one stack. The table is retained when the stack is deleted. */
@@ -101,6 +106,7 @@ export class ServiceStack extends Stack {
       alarms: this.alarms,
       workerTimeout: props.workerTimeout,
       projectWorkerShare: props.projectWorkerShare,
+      attemptClaimLease: props.attemptClaimLease,
     });
     this.api = new Api(this, 'Api', {
       table: this.table,
@@ -155,6 +161,9 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
   const workerMinutes = num('workerTimeoutMinutes');
   if (workerMinutes !== undefined && (workerMinutes < 1 || workerMinutes > 15))
     throw new Error(`Context workerTimeoutMinutes must be 1-15, got ${workerMinutes}`);
+  const claimLeaseSeconds = num('attemptClaimLeaseSeconds');
+  if (claimLeaseSeconds !== undefined && !(Number.isInteger(claimLeaseSeconds) && claimLeaseSeconds >= 1 && claimLeaseSeconds <= 900))
+    throw new Error(`Context attemptClaimLeaseSeconds must be a whole number 1-900, got ${claimLeaseSeconds}`);
   const positiveInt = (key: string): number | undefined => {
     const n = num(key);
     if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`Context ${key} must be a positive integer, got ${n}`);
@@ -175,5 +184,6 @@ export function stackPropsFromContext(node: Node): ServiceStackProps {
     webhookDeliveryConcurrency: positiveInt('webhookDeliveryConcurrency'),
     webhookSendsPerMinute: positiveInt('webhookSendsPerMinute'),
     projectWorkerShare: positiveInt('projectWorkerShare'),
+    attemptClaimLease: claimLeaseSeconds === undefined ? undefined : Duration.seconds(claimLeaseSeconds),
   };
 }

@@ -45,3 +45,16 @@ export function projectWorkerShare(): number {
   if (!Number.isInteger(n) || n < 0) throw new Error(`RTS_PROJECT_WORKER_SHARE must be a non-negative integer, got ${value}`);
   return n;
 }
+
+/**
+ * RTS_CLAIM_LEASE_MS: the lease of a fanned-out run's attempt claims (core/replay/fanout/claims.ts), from 1,000 to
+ * 900,000 ms; unset = the executor's default (30 s). A worker that dies frees its attempts this long after.
+ */
+export function claimLeaseMs(): number | undefined {
+  const value = optionalEnv('RTS_CLAIM_LEASE_MS');
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000 || n > 900_000)
+    throw new Error(`RTS_CLAIM_LEASE_MS must be a whole number of ms from 1000 to 900000, got ${value}`);
+  return n;
+}

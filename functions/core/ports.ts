@@ -207,6 +207,11 @@ export interface IdempotencyRepo {
 export interface ReplayMessage {
   project_id: string;
   run_id: string;
+  /**
+   * Set on the messages a run's deliveries send each other (core/replay/fanout/plan.ts): a fan-out part, a hand-off or
+   * a sweep. Such a delivery joins the run's work and never fans it out again; absent on the message that queues a run.
+   */
+  part?: number;
 }
 
 export interface QueuePort {
@@ -215,18 +220,24 @@ export interface QueuePort {
 }
 
 /**
- * Expiring leases on a fixed number of slots per project and scope (the replay workers' per-project share): a lease
+ * Expiring leases on a fixed number of slots per project and scope (the replay workers' per-project share, the
+ * target limits' concurrency slots, a run's attempt claims): a lease
  * is held until released or until its time passes, so a worker that dies frees its slot by itself.
  */
 export interface LeasesRepo {
   /** Takes a free (or expired) slot of `slots` for `holder` until `until` (epoch ms); its number, or null when all are held. */
   acquire(projectId: string, scope: string, slots: number, holder: string, now: number, until: number): Promise<number | null>;
+  /**
+   * Takes the named slot for `holder` until `until` (epoch ms) when it is free, expired or already `holder`'s (which
+   * renews it); whether it did. A replay run's attempt claims (core/replay/fanout/claims.ts) are such slots.
+   */
+  take(projectId: string, scope: string, slot: number, holder: string, now: number, until: number): Promise<boolean>;
   /** Frees the slot if `holder` still holds it. */
   release(projectId: string, scope: string, slot: number, holder: string): Promise<void>;
 }
 
 /** Per-target limits (docs/campaigns-and-replay.md#limits-and-429): the port's types live beside its implementations. */
-export type { KeyLimits, LimiterSlot, TargetLimiter } from './replay/limits/port';
+export type { KeyLimits, LimitAnswer, LimiterSlot, TargetLimiter } from './replay/limits/port';
 export type { DeliveryLogRepo, WebhookChanges, WebhooksRepo } from './webhooks/ports';
 export type { AppendResult, McpCall, McpSession, McpSessionsRepo } from './mcp/port';
 

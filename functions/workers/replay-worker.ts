@@ -1,4 +1,5 @@
-// SQS handler of the replay queue: one message = one run to execute (or resume); failures are reported per record.
+// SQS handler of the replay queue: one message = one run to execute, resume or join (a fanned-out run's part, hand-off
+// or sweep, core/replay/fanout/delivery.ts); failures are reported per record.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { executeRun } from '../core/replay/executor';
@@ -13,7 +14,7 @@ import '../wiring/with-tracing';
 import { parseReplayMessage } from '../core/replay/message';
 import { DEADLINE_MARGIN_MS } from '../core/replay/deadline';
 import { releaseShares, takeShares, type ShareDecision } from '../core/replay/worker-share';
-import { projectWorkerShare } from '../adapters/env';
+import { claimLeaseMs, projectWorkerShare } from '../adapters/env';
 import { meteredDeps } from './run-metrics';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -30,8 +31,12 @@ async function processRecord(record: SQSRecord, deadlineAt: number, share: Share
     return;
   }
   if (share.unsent.has(msg.project_id)) throw new Error(`run ${msg.run_id}: project over its worker share and the message could not be sent back`);
-  const run = await executeRun(meteredDeps(getDeps()), msg, { onTerminal: ciOnTerminal, deadlineMs: deadlineAt - Date.now() });
-  logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, status: run?.status ?? 'missing' });
+  const run = await executeRun(meteredDeps(getDeps()), msg, {
+    onTerminal: ciOnTerminal,
+    deadlineMs: deadlineAt - Date.now(),
+    claimLeaseMs: claimLeaseMs(),
+  });
+  logger.info('replay message processed', { messageId: record.messageId, runId: msg.run_id, part: msg.part, status: run?.status ?? 'missing' });
 }
 
 /**

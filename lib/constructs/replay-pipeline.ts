@@ -40,6 +40,11 @@ export interface ReplayPipelineProps {
   readonly projectWorkerShare?: number;
   /** Deliveries before a message is dead-lettered. @default 3 */
   readonly maxReceiveCount?: number;
+  /**
+   * Lease of a fanned-out run's attempt claims (functions/core/replay/fanout/claims.ts): a worker that dies mid-run
+   * has the attempts it held run again this long after (RTS_CLAIM_LEASE_MS). @default Duration.seconds(30)
+   */
+  readonly attemptClaimLease?: Duration;
 }
 
 /** Worker invocations one project may hold at once, of the default 20. */
@@ -86,8 +91,9 @@ export class ReplayPipeline extends Construct {
     })
       .bindTable(props.table, 'readwrite')
       .bindBus(props.bus)
-      // Requeues a project's messages over its share.
+      // Requeues a project's messages over its share, and sends a long run's fan-out parts, hand-offs and sweeps.
       .bindQueue(this.queue);
+    if (props.attemptClaimLease) this.worker.fn.addEnvironment('RTS_CLAIM_LEASE_MS', String(props.attemptClaimLease.toMilliseconds()));
     const maxConcurrency = props.maxConcurrency ?? 20;
     const share = props.projectWorkerShare ?? DEFAULT_PROJECT_WORKER_SHARE;
     if (!Number.isInteger(share) || share < 1) throw new Error(`projectWorkerShare must be a positive integer, got ${share}`);

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, printing its figures (no pass/fail: performance is measured, not asserted).
-// Select some with arguments: npm run bench -- peer api engine e2e ci cost stats webhooks bundles fuzz otlp mcp
+// Select some with arguments: npm run bench -- peer api engine e2e ci cost stats webhooks bundles fuzz otlp mcp quota
 // It ends with a one-screen summary table (Markdown), the table of docs/benchmarks.md#the-summary-table.
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
@@ -12,12 +12,13 @@ import { benchFuzz, printFuzz } from './fuzz';
 import { benchMcp, printMcp } from './mcp';
 import { benchOtlp, printOtlp } from './otlp';
 import { benchPeer, printPeer } from './peer';
+import { benchQuota, printQuota } from './quota';
 import { benchCost, printCost } from './cost';
 import { BenchSummary } from './summary';
 import { benchReplayE2e, printReplayE2e } from './replay-e2e';
 import { benchWebhooks, formatWebhooksBench } from './webhooks';
 
-const ALL = ['peer', 'api', 'engine', 'e2e', 'ci', 'cost', 'stats', 'webhooks', 'bundles', 'fuzz', 'otlp', 'mcp'] as const;
+const ALL = ['peer', 'api', 'engine', 'e2e', 'ci', 'cost', 'stats', 'webhooks', 'bundles', 'fuzz', 'otlp', 'mcp', 'quota'] as const;
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => (ALL as readonly string[]).includes(a));
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   await step('fuzz', benchFuzz, printFuzz);
   await step('otlp', benchOtlp, printOtlp);
   await step('mcp', benchMcp, printMcp);
+  await step('quota', benchQuota, printQuota);
   summary.print();
 }
 

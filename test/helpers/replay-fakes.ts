@@ -8,7 +8,7 @@ import type { Clock } from '../../functions/core/time';
 import { traceInputSchema, type Trace } from '../../functions/core/traces/schema';
 import type { AttemptRecord, Run, RunStatus } from '../../functions/core/runs/types';
 import { EMPTY_SUMMARY } from '../../functions/core/runs/types';
-import type { CampaignsRepo, EventPublisher, HttpSender, ReplayMessage, RunsRepo, TracesRepo } from '../../functions/core/ports';
+import type { CampaignsRepo, EventPublisher, HttpSender, LeasesRepo, ReplayMessage, RunsRepo, TracesRepo } from '../../functions/core/ports';
 import type { ExecutorDeps } from '../../functions/core/replay/executor';
 import { compileRun } from '../../functions/core/replay/compile';
 import { runAttempt } from '../../functions/core/replay/attempt';
@@ -164,6 +164,28 @@ export class MemoryRunsRepo implements RunsRepo {
   }
   async listAttempts(_projectId: string, runId: string): Promise<AttemptRecord[]> {
     return [...(this.attempts.get(runId)?.values() ?? [])].sort((a, b) => a.attempt - b.attempt).map((element) => clone(element));
+  }
+}
+
+/** Expiring slot leases in memory, with the conditions of the DynamoDB repo (a take: free, expired or the holder's). */
+export class MemoryLeasesRepo implements LeasesRepo {
+  readonly slots = new Map<string, { holder: string; until: number }>();
+  takes = 0;
+  async acquire(projectId: string, scope: string, slots: number, holder: string, now: number, until: number): Promise<number | null> {
+    for (let n = 0; n < slots; n++) if (await this.take(projectId, scope, n, holder, now, until)) return n;
+    return null;
+  }
+  async take(projectId: string, scope: string, slot: number, holder: string, now: number, until: number): Promise<boolean> {
+    this.takes += 1;
+    const k = `${projectId}/${scope}/${slot}`;
+    const held = this.slots.get(k);
+    if (held && held.until >= now && held.holder !== holder) return false;
+    this.slots.set(k, { holder, until });
+    return true;
+  }
+  async release(projectId: string, scope: string, slot: number, holder: string): Promise<void> {
+    const k = `${projectId}/${scope}/${slot}`;
+    if (this.slots.get(k)?.holder === holder) this.slots.delete(k);
   }
 }
 

@@ -96,6 +96,12 @@ describe('replay pipeline', () => {
     expect(env(buildStack({ projectWorkerShare: 20 })).RTS_PROJECT_WORKER_SHARE).toBeUndefined();
   });
 
+  it('leaves the attempt claim lease at its 30 s default unless the context sets it', () => {
+    const env = (b: typeof built) => b.resources[functionIdByDescription(b, 'rts replay worker')].Properties!.Environment.Variables;
+    expect(env(built).RTS_CLAIM_LEASE_MS).toBeUndefined();
+    expect(env(buildStack({ attemptClaimLease: Duration.seconds(45) })).RTS_CLAIM_LEASE_MS).toBe('45000');
+  });
+
   it('feeds the dead-letter queue to the dead-letter consumer', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },

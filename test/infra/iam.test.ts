@@ -109,7 +109,7 @@ describe('non-route functions', () => {
     expect(actions).not.toContain('sqs:SendMessage');
   });
 
-  it('lets the replay worker write the table, publish events, and send to the replay queue only (messages over a project share)', () => {
+  it('lets the replay worker write the table, publish events, and send to the replay queue only (messages over a project share, fan-out parts, hand-offs, sweeps)', () => {
     const statements = roleStatements(built, functionIdByDescription(built, 'rts replay worker'));
     const actions = actionsOf(statements);
 

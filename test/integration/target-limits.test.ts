@@ -3,7 +3,7 @@
 // answers 429 with Retry-After beyond them. With `limits.max_concurrency: K` three concurrent runs of 20 attempts
 // each never exceed K at the model and end with no error; without limits a run still ends with no error, through the
 // 429 handling, and its summary (and a CI batch's aggregate) shows the waiting; past max_wait_s the attempts are
-// `rate_limited`.
+// `rate_limited`. One run of 200 attempts does the same: within the limit with no 429, and without it through the 429s.
 import http from 'node:http';
 import { sampleTrace } from '../helpers/fixtures';
 import { createTrace, createTraces, pollUntil, setEvalSet } from '../helpers/ci';
@@ -167,6 +167,36 @@ describe('target limits and 429', () => {
     expect(model.refused).toBeGreaterThan(0);
     expect(batch.throttle_count).toBe(model.refused);
   }, 120_000);
+
+  it('runs 200 attempts of one run within max_concurrency with no error and no 429, and without limits through the 429s', async () => {
+    // Prepare: baseline + 9 mutations, 20 repeats each; the model lets 3 run at once (Retry-After 0.2 s beyond)
+    model.allow = { concurrent: 3, perMinute: 100_000, retryAfter: '0.2' };
+    const long = async (limits?: Record<string, unknown>) => {
+      const res = await svc.api('POST', '/v1/campaigns', {
+        name: 'quota, 200 attempts',
+        target: { type: 'openai', base_url: model.url, model: 'quota-model', ...(limits ? { limits } : {}) },
+        mutations: Array.from({ length: 9 }, (_, i) => ({ id: `m${i}`, type: 'input_perturbation', kind: 'uppercase' })),
+        repeats: 20,
+        criteria: [{ type: 'completes' }],
+      });
+      expect(res.status).toBe(201);
+      return res.body.campaign_id as string;
+    };
+    // Act
+    const [limited] = await runs(await long({ max_concurrency: 3 }), 1);
+    const [peak, refusedLimited] = [model.peak, model.refused];
+    model.reset();
+    const [unlimited] = await runs(await long(), 1);
+    // Assess
+    for (const run of [limited, unlimited]) {
+      expect([run.status, run.summary.attempt_count, run.summary.passed_count]).toEqual(['completed', 200, 200]);
+      expect(run.scoring.attempts.filter((a: any) => a.status === 'error')).toEqual([]);
+    }
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(refusedLimited).toBe(0);
+    expect(model.refused).toBeGreaterThan(0);
+    expect(unlimited.summary.throttle_count).toBe(model.refused);
+  }, 180_000);
 
   it('refuses bad limits with 422 naming the field', async () => {
     const res = await svc.api('POST', '/v1/campaigns', {

@@ -35,7 +35,8 @@
 // 24. kept event body for resend (TTL 7 days) pk=WHEVT#<pid>#<event id>     sk=EVENT
 // 25. a project's rate-limit window (TTL)     pk=LIMIT#<pid>#<counter name>  sk=W#<window start, epoch s>
 // 26. a project's leased slots of a scope     pk=LEASE#<pid>#<scope>         sk=SLOT#<nnnn>
-//     (replay workers' per-project share; expiring, TTL a day after the lease ends)
+//     (replay workers' per-project share, target concurrency slots, a run's attempt claims: scope
+//     attempts:<run_id>, slot = attempt number; expiring, TTL a day after the lease ends)
 // 28. cached simulated-user message          pk=SIMUSER#<pid>#<sha256 of prompt version, model, conversation> sk=SIMUSER
 //     (TTL 30 days)
 // 29. the MCP session of an mcp attempt       pk=MCP#<rid>#<attempt>          sk=SESSION

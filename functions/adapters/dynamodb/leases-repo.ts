@@ -26,21 +26,22 @@ export class DynamoLeasesRepo implements LeasesRepo {
     // Start at a random free slot: containers taking at the same moment rarely race for the same one.
     const start = Math.floor(Math.random() * free.length);
     const order = [...free.slice(start), ...free.slice(0, start)].slice(0, MAX_TRIES);
-    for (const n of order) {
-      const taken = await putIf({
-        Item: {
-          ...keys.leaseSlot(projectId, scope, n),
-          entity: 'lease',
-          holder,
-          lease_until: until,
-          expires_at: Math.ceil(until / 1000) + KEEP_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now OR holder = :holder',
-        ExpressionAttributeValues: { ':now': now, ':holder': holder },
-      });
-      if (taken) return n;
-    }
+    for (const n of order) if (await this.take(projectId, scope, n, holder, now, until)) return n;
     return null;
+  }
+
+  async take(projectId: string, scope: string, slot: number, holder: string, now: number, until: number): Promise<boolean> {
+    return putIf({
+      Item: {
+        ...keys.leaseSlot(projectId, scope, slot),
+        entity: 'lease',
+        holder,
+        lease_until: until,
+        expires_at: Math.ceil(until / 1000) + KEEP_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now OR holder = :holder',
+      ExpressionAttributeValues: { ':now': now, ':holder': holder },
+    });
   }
 
   async release(projectId: string, scope: string, slot: number, holder: string): Promise<void> {

@@ -27,7 +27,11 @@ export class SqsQueue implements QueuePort {
       // Ids only need to be unique within one call; the index keeps the mapping back to the entry trivial.
       const entries: SendMessageBatchRequestEntry[] = batch.map((m, i) => ({
         Id: String(i),
-        MessageBody: JSON.stringify({ project_id: m.project_id, run_id: m.run_id } satisfies ReplayMessage),
+        MessageBody: JSON.stringify(
+          (m.part === undefined
+            ? { project_id: m.project_id, run_id: m.run_id }
+            : { project_id: m.project_id, run_id: m.run_id, part: m.part }) satisfies ReplayMessage,
+        ),
         // SQS fair queues: one message group per project keeps the other projects' wait short behind a backlog.
         MessageGroupId: m.project_id,
         ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),

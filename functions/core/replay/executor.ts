@@ -1,28 +1,29 @@
 // The run executor: runs a run's missing attempts, persists each as it ends, makes the run terminal once, and
 // (re)publishes run.completed until it is marked published. Safe under redelivery, crashes and duplicate deliveries.
-import type { Target } from '../campaigns/schema';
+import type { Campaign, Target } from '../campaigns/schema';
 import type { BusEvent } from '../events';
+import type { Trace } from '../traces/schema';
 import type { Deps, ReplayMessage } from '../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
 import { campaignOfRun } from '../runs/campaign-version';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';
-import { createJudge } from './judge';
-import { createUserSimulator } from './user-simulator';
 import { compileRun } from './compile';
 import { planAttempts } from './plan';
 import { runBounded } from '../concurrency';
 import { computeSummary } from './scoring';
 import { computeCells } from '../runs/cells';
-import { createTarget, type TargetDeps } from './targets';
-import type { AgentTarget, Sleep } from './types';
-import { httpUnderDeadline, startDeadline, targetUnderDeadline } from './deadline';
+import type { TargetDeps } from './targets';
+import type { AgentTarget, PlannedAttempt, Sleep } from './types';
+import { httpUnderDeadline, startDeadline, type RunDeadline } from './deadline';
+import { partiesOf } from './parties';
 import { limiterOf, runThrottling } from './limits/for-run';
 import { realSleep } from './types';
+import { HAND_OFF_WAIT_MS, startDelivery, type Delivery } from './fanout/delivery';
 
 /** What the executor uses of the service's dependencies. */
 export type ExecutorDeps = Pick<Deps, 'runs' | 'traces' | 'campaigns' | 'events' | 'clock' | 'http'> &
-  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits' | 'mcpSessions' | 'apiBase'>>;
+  Partial<Pick<Deps, 'judgeCache' | 'limiter' | 'leases' | 'rateLimits' | 'queue' | 'mcpSessions' | 'apiBase'>>;
 
 /**
  * Called once a run is terminal and before run.completed is published, on every delivery that finds the run
@@ -44,13 +45,20 @@ export interface ExecuteOptions<D extends ExecutorDeps = Deps> {
    * The run deadline: the most time, ms, this delivery spends on the run's attempts. Attempts still running then (and
    * those not started) end as `error` with error_code run_deadline_exceeded and are stored like any other, and the
    * run ends. Default: none. The replay worker derives it from its remaining invocation time (functions/core/replay/deadline.ts).
+   * With a queue and leases in the deps, the run is fanned out instead (fanout/delivery.ts): attempts that cannot end
+   * by the deadline are not started but handed on through the queue, and only an attempt that cannot fit any delivery
+   * ends as run_deadline_exceeded.
    */
   deadlineMs?: number;
+  /** Lease of a fanned-out run's attempt claims, ms (a dead delivery's attempts run again after it); default 30 s. */
+  claimLeaseMs?: number;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
 /** A running run's summary is written at most this often (and not for its last attempt, which ends the run). */
 export const PROGRESS_INTERVAL_MS = 1000;
+/** Each delivery of a fanned-out run writes progress this many times less often (each write reads the store). */
+export const FANNED_PROGRESS_FACTOR = 5;
 const TERMINAL: readonly RunStatus[] = ['completed', 'failed'];
 const ACTIVE: RunStatus[] = ['queued', 'running'];
 /** Counting and resuming need scores and events, never transcripts. */
@@ -108,90 +116,45 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], startPatch)) !== null;
   if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return finishIfEnded(deps, msg, opts);
 
+  const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
+  // In a worker (a queue to hand work on, leases to claim attempts, a deadline) the run is fanned out.
+  const delivery =
+    deadline && deps.queue && deps.leases
+      ? startDelivery({
+          ...{ leases: deps.leases, queue: deps.queue, msg, campaign, planLength: plan.length, fresh, claimLeaseMs: opts.claimLeaseMs },
+          ...{ budgetMs: deadline.budgetMs, remainingMs: () => deadline.remaining() },
+          storedAttempts: async () => (await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)).map((a) => a.attempt),
+        })
+      : undefined;
   const stored = new Map<number, AttemptRecord>();
   if (!fresh) for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
   const missing = plan.filter((p) => !stored.has(p.attempt));
   // Whether another delivery stored an attempt of this run while we ran it: then the store, not `stored`, is the truth.
-  let raced = false;
-  if (missing.length > 0) {
-    const compiled = compileRun({ run_id: rid, trace, campaign });
-    const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
-    const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
-    const sleep = opts.sleep ?? realSleep;
-    const throttling = runThrottling({
-      projectId: pid,
-      campaign,
-      limiter: () => limiterOf(deps),
-      sleep,
-      now: () => deps.clock.now().getTime(),
-      remainingMs: deadline ? () => deadline.remaining() : undefined,
-    });
-    const mcp =
-      campaign.target.type === 'mcp' && deps.mcpSessions && deps.apiBase
-        ? {
-            sessions: deps.mcpSessions,
-            apiBase: deps.apiBase(),
-            projectId: pid,
-            campaignVersion: run.campaign_version ?? null,
-            now: () => deps.clock.now(),
-          }
-        : undefined;
-    const built = (opts.targetFactory ?? createTarget)(campaign.target, { trace, http, sleep, throttle: throttling.target, mcp });
-    const target = deadline ? targetUnderDeadline(built, deadline) : built;
-    const judgeConfig = campaign.judge;
-    const judgeOf = (attempt: number) =>
-      judgeConfig
-        ? createJudge(judgeConfig, {
-            http,
-            sleep,
-            cache: deps.judgeCache,
-            projectId: pid,
-            now: () => deps.clock.now(),
-            throttle: throttling.judge(attempt),
-          })
-        : undefined;
-    const simulatorConfig = campaign.user_simulator;
-    const simulatorOf = (attempt: number) =>
-      simulatorConfig
-        ? createUserSimulator(simulatorConfig, {
-            http,
-            sleep,
-            cache: deps.judgeCache,
-            projectId: pid,
-            now: () => deps.clock.now(),
-            throttle: throttling.simulator(attempt),
-            recordedTurns: compiled.turnCount,
-          })
-        : undefined;
-    const progress = progressReporter(deps, pid, rid, stored, opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
-    let left = missing.length;
-    let failed = true;
-    try {
-      await runBounded(missing, opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
-        const record = throttling.finish(
-          await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt), simulatorOf(planned.attempt)),
-        );
-        if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
-        else {
-          raced = true; // another delivery stored it first
-          for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
-        }
-        // The last attempt's summary goes out with the terminal transition: no progress write for it.
-        if (--left > 0) progress.report();
-      });
-      failed = false;
-    } finally {
-      deadline?.dispose();
-      // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
-      const writes = progress.settled();
-      await (failed ? writes.catch(() => undefined) : writes);
+  let raced = delivery?.claimed ?? false;
+  try {
+    if (missing.length > 0) {
+      await delivery?.fanOut();
+      raced =
+        (await runMissing(
+          deps,
+          { msg, campaignVersion: run.campaign_version ?? null, trace, campaign, deadline, delivery, stored, opts },
+          delivery ? delivery.order(missing) : missing,
+        )) || raced;
     }
+  } finally {
+    deadline?.dispose();
+    await delivery?.dispose();
   }
 
   const planned = new Set(plan.map((p) => p.attempt));
   // Every attempt in `stored` was read from the store or written by this delivery's conditional puts.
   const finished = (raced ? await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : [...stored.values()]).filter((a) => planned.has(a.attempt));
-  if (finished.length < plan.length) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
+  if (finished.length < plan.length) {
+    // Fanned out: other deliveries run the rest, or this one handed it on. Else it is retried from the queue.
+    if (!delivery) throw new Error(`run ${rid}: ${plan.length - finished.length} planned attempt(s) not stored yet`);
+    await delivery.leaveRest();
+    return deps.runs.get(pid, rid);
+  }
   const allError = finished.length > 0 && finished.every((a) => a.status === 'error');
   const ended = await deps.runs.transition(pid, rid, ACTIVE, {
     status: allError ? 'failed' : 'completed',
@@ -203,12 +166,78 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
   return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, msg, opts);
 }
 
+interface RunContext<D extends ExecutorDeps> {
+  msg: ReplayMessage;
+  /** The campaign version the run replays. */
+  campaignVersion: number | null;
+  trace: Trace;
+  campaign: Campaign;
+  deadline: RunDeadline | undefined;
+  delivery: Delivery | undefined;
+  /** The attempts known stored, by number; this delivery adds those it stores. */
+  stored: Map<number, AttemptRecord>;
+  opts: ExecuteOptions<D>;
+}
+
+/** Runs the missing attempts (those a fanned-out delivery may start and claims); whether a put found one stored. */
+async function runMissing<D extends ExecutorDeps>(deps: D, c: RunContext<D>, missing: PlannedAttempt[]): Promise<boolean> {
+  const { project_id: pid, run_id: rid } = c.msg;
+  const { deadline, delivery, stored, opts, campaign } = c;
+  const compiled = compileRun({ run_id: rid, trace: c.trace, campaign });
+  const http = deadline ? httpUnderDeadline(deps.http, deadline) : deps.http;
+  const sleep = opts.sleep ?? realSleep;
+  const throttling = runThrottling({
+    projectId: pid,
+    campaign,
+    limiter: () => limiterOf(deps),
+    sleep,
+    now: () => deps.clock.now().getTime(),
+    remainingMs: deadline ? () => deadline.remaining() : undefined,
+    handOffAfterMs: delivery ? HAND_OFF_WAIT_MS : undefined,
+  });
+  const { target, judgeOf, simulatorOf } = partiesOf(deps, { ...c, compiled, http, sleep, throttling, targetFactory: opts.targetFactory });
+  // A fanned-out run's progress is the store's (other deliveries store attempts too), read and written less often, and
+  // only by the delivery of the message that queued the run.
+  const reports = !delivery?.claimed || c.msg.part === undefined;
+  const records = delivery?.claimed ? () => deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS) : async () => [...stored.values()];
+  const interval = (opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS) * (delivery?.claimed ? FANNED_PROGRESS_FACTOR : 1);
+  const progress = progressReporter(deps, pid, rid, records, interval);
+  let raced = false;
+  let left = missing.length;
+  let failed = true;
+  try {
+    await runBounded(missing, delivery?.size.perDelivery ?? opts.concurrency ?? DEFAULT_CONCURRENCY, async (planned) => {
+      if (delivery && !(await delivery.begin(planned.attempt))) return;
+      const startedAt = Date.now();
+      const record = throttling.finish(
+        await runAttempt(compiled, planned, target, deps.clock, judgeOf(planned.attempt), simulatorOf(planned.attempt)),
+      );
+      const handOff = throttling.handOffOf(planned.attempt);
+      if (delivery && !(await delivery.ended(record, startedAt, handOff))) return;
+      if (await deps.runs.putAttempt(pid, record)) stored.set(planned.attempt, record);
+      else {
+        raced = true; // another delivery stored it first
+        for (const a of await deps.runs.listAttempts(pid, rid, NO_TRANSCRIPTS)) stored.set(a.attempt, a);
+      }
+      await delivery?.stored(planned.attempt);
+      // The last attempt's summary goes out with the terminal transition: no progress write for it.
+      if (--left > 0 && reports) progress.report();
+    });
+    failed = false;
+  } finally {
+    // A failed progress write fails the delivery (it is retried), unless an attempt's failure already does.
+    const writes = progress.settled();
+    await (failed ? writes.catch(() => undefined) : writes);
+  }
+  return raced;
+}
+
 /**
  * Progress writes of a running run: the summary of the attempts stored so far, at most one write per interval (a
  * report within the interval is folded into the next write), chained so they land in order, each carrying the latest
  * state. A short run ends before its first interval and writes no progress at all.
  */
-function progressReporter(deps: ExecutorDeps, pid: string, rid: string, stored: Map<number, AttemptRecord>, intervalMs: number) {
+function progressReporter(deps: ExecutorDeps, pid: string, rid: string, records: () => Promise<AttemptRecord[]>, intervalMs: number) {
   let chain: Promise<unknown> = Promise.resolve();
   let last = deps.clock.now().getTime();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -217,7 +246,7 @@ function progressReporter(deps: ExecutorDeps, pid: string, rid: string, stored: 
     timer = undefined;
     if (done) return;
     last = deps.clock.now().getTime();
-    chain = chain.then(() => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary([...stored.values()]) }));
+    chain = chain.then(async () => deps.runs.transition(pid, rid, ['running'], { summary: computeSummary(await records()) }));
     chain.catch(() => undefined); // observed by settled(); never an unhandled rejection meanwhile
   };
   return {

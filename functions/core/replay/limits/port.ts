@@ -28,4 +28,18 @@ export interface TargetLimiter {
   acquire(projectId: string, key: string, limits: KeyLimits, holder: string, leaseUntil: number): Promise<{ slot: LimiterSlot } | { waitMs: number }>;
   /** Ends a turn (a failure is left to the lease's expiry). */
   release(slot: LimiterSlot): Promise<void>;
+  /**
+   * What an answer under `key` said (optional: a limiter without it holds to the limits as given): a 429/503 halves
+   * the key's concurrency, which then climbs back by one at a time (AIMD, never above max_concurrency); a spent quota
+   * in the rate-limit headers pauses the key until its reset. Not awaited by the request; a failure is ignored.
+   */
+  observe?(projectId: string, key: string, limits: KeyLimits, answer: LimitAnswer): void | Promise<void>;
+}
+
+/** One answer of a party with limits, as the limiter adapts to it. */
+export interface LimitAnswer {
+  /** A 429 or 503. */
+  throttled: boolean;
+  /** The headers say the quota is spent for this long, ms (limits/headers.ts). */
+  pauseMs: number | null;
 }

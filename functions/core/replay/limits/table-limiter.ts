@@ -1,12 +1,18 @@
 // The per-target limits across every worker invocation (docs/campaigns-and-replay.md#limits-and-429): one expiring
 // lease per request in flight (LeasesRepo: conditional puts on `max_concurrency` slot items, so a dead worker's slot
 // frees itself at its lease's end) and a counter per fixed one-minute window (RateLimitsRepo: a conditional atomic
-// ADD), both in the table, no transactions.
-import type { KeyLimits, LeasesRepo, LimiterSlot, RateLimitsRepo, TargetLimiter } from '../../ports';
+// ADD), both in the table, no transactions. The answers adapt the concurrency every container sees through the same
+// slots: a 429 blocks half of the free slots with leases that end one every RECOVER_STEP_MS (multiplicative decrease,
+// additive increase), and a spent quota in the rate-limit headers blocks them all until its reset.
+import type { KeyLimits, LeasesRepo, LimitAnswer, LimiterSlot, RateLimitsRepo, TargetLimiter } from '../../ports';
 
 /** How long a worker waits before asking again for a slot all of whose leases are held (plus as much jitter). */
 export const LEASE_POLL_MS = 250;
 const MINUTE_S = 60;
+/** After a 429, a blocked slot frees every this many ms: the concurrency climbs back by one a step. */
+export const RECOVER_STEP_MS = 2000;
+/** One container blocks slots for a key at most once in this time (one burst of 429s is one signal). */
+const DECREASE_EVERY_MS = 1000;
 
 export const limitScope = (key: string): string => `target:${key}`;
 
@@ -15,6 +21,14 @@ export function tableLimiter(
   now: () => number = Date.now,
   random: () => number = Math.random,
 ): TargetLimiter {
+  const lastDecrease = new Map<string, number>();
+  /** Occupies up to `n` free slots of the key with leases ending at `until(i)`. */
+  const block = async (projectId: string, key: string, slots: number, n: number, until: (i: number) => number) => {
+    const t = now();
+    for (let i = 0; i < n; i++) {
+      if ((await repos.leases.acquire(projectId, limitScope(key), slots, `adapt:${t}:${i}:${random()}`, t, until(i))) === null) return;
+    }
+  };
   const release = async (slot: LimiterSlot) => {
     if (slot.lease !== null) await repos.leases.release(slot.projectId, limitScope(slot.key), slot.lease, slot.holder);
   };
@@ -39,5 +53,14 @@ export function tableLimiter(
       return { slot };
     },
     release,
+    async observe(projectId: string, key: string, limits: KeyLimits, answer: LimitAnswer) {
+      const slots = limits.maxConcurrency;
+      if (slots === undefined) return;
+      const t = now();
+      if (answer.pauseMs !== null && answer.pauseMs > 0) return block(projectId, key, slots, slots, () => t + answer.pauseMs!);
+      if (!answer.throttled || t - (lastDecrease.get(`${projectId}/${key}`) ?? 0) < DECREASE_EVERY_MS) return;
+      lastDecrease.set(`${projectId}/${key}`, t);
+      await block(projectId, key, slots, Math.ceil(slots / 2), (i) => t + (i + 1) * RECOVER_STEP_MS);
+    },
   };
 }

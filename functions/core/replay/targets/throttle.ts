@@ -21,9 +21,13 @@ export interface ThrottleMeter {
   retryWaitMs: number;
   /** Set when a party stayed throttled past its wait: the attempt's error_code becomes rate_limited. */
   rateLimited: boolean;
+  /** Turns taken under the limits (requests let through the gate). */
+  entered: number;
+  /** Set when the gate sent the attempt back before its first request: the wait it was asked, ms. */
+  handOffMs: number | null;
 }
 
-export const newMeter = (): ThrottleMeter => ({ throttledMs: 0, count: 0, retryWaitMs: 0, rateLimited: false });
+export const newMeter = (): ThrottleMeter => ({ throttledMs: 0, count: 0, retryWaitMs: 0, rateLimited: false, entered: 0, handOffMs: null });
 
 /** Holds one request's turn under a key's limits (limits/gate.ts); `enter` resolves with the function that frees it. */
 export interface Gate {
@@ -43,6 +47,11 @@ export interface ThrottlePolicy {
   remainingMs?: () => number;
   /** The key's limits, when the party has some. */
   gate?: Gate;
+  /**
+   * A wait for the attempt's first turn longer than this (ms) sends the attempt back (HandedOff) to be run later from
+   * the queue, instead of sleeping the worker; absent: always wait.
+   */
+  handOffAfterMs?: number;
 }
 
 /** A party's policy for the attempt numbered `attempt` (targets are shared by a run's attempts). */
@@ -65,6 +74,13 @@ export class Throttled extends Error {
 /** The party stayed throttled: the attempt ends in `error` with error_code rate_limited. */
 export class RateLimited extends TargetError {
   readonly code = RATE_LIMITED;
+}
+
+/** The attempt was sent back before its first request (a long wait for a turn): it is run again later, not stored. */
+export class HandedOff extends TargetError {
+  constructor(readonly waitMs: number) {
+    super(`handed on: the limits asked for a wait of ${waitMs} ms before the first request`);
+  }
 }
 
 /** True for the answers this module handles. */

@@ -84,4 +84,28 @@ describe('table limiter', () => {
     // The refused request did not keep the lease: a later minute finds the slot free.
     expect('slot' in (await container(() => t + 60_000).acquire('p-both', 'k4', both, 'h3', t + 65_000))).toBe(true);
   });
+
+  it('halves the concurrency every container sees after a 429, climbing back by one slot every 2 s, and pauses on a spent quota', async () => {
+    // Prepare: max_concurrency 4 on a fresh key, a 429 observed by one container
+    const [a, b] = [container(), container()];
+    const limits = { maxConcurrency: 4 };
+    const free = async (key: string) => {
+      const taken = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await b.acquire('p-adapt', key, limits, `probe-${i}-${Date.now()}`, Date.now() + 60_000);
+        if ('slot' in r) taken.push(r.slot);
+      }
+      for (const s of taken) await b.release(s);
+      return taken.length;
+    };
+    // Act
+    await a.observe!('p-adapt', 'k-aimd', limits, { throttled: true, pauseMs: null });
+    const halved = await free('k-aimd');
+    await realSleep(2300);
+    const climbing = await free('k-aimd');
+    await a.observe!('p-adapt', 'k-pause', limits, { throttled: false, pauseMs: 60_000 });
+    const paused = await free('k-pause');
+    // Assess
+    expect([halved, climbing, paused]).toEqual([2, 3, 0]);
+  }, 20_000);
 });

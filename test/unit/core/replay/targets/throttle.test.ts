@@ -59,7 +59,7 @@ describe('http target under 429 and 503', () => {
     expect(turn).toEqual({ output: 'done' });
     expect(f.sleeps).toEqual([12_000, 3000]);
     expect(f.requests.map((r) => r.headers['Idempotency-Key'])).toEqual(['run-1:3:2', 'run-1:3:2', 'run-1:3:2']);
-    expect(p.meter).toEqual({ throttledMs: 15_000, count: 2, retryWaitMs: 15_000, rateLimited: false });
+    expect(p.meter).toEqual({ throttledMs: 15_000, count: 2, retryWaitMs: 15_000, rateLimited: false, entered: 0, handOffMs: null });
   });
 
   it('waits until a Retry-After HTTP date', async () => {
