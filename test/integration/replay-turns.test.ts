@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestService, type TestService } from '../helpers/local-service';
+import { startMcpAgent } from '../helpers/mcp-agent';
 
 const TRACE = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'replay', 'two-turn-trace.json'), 'utf8'));
 const SECOND = 'Please send it to 9 New Street instead.';
@@ -145,6 +146,43 @@ describe('turn-by-turn replay through the local service', () => {
       expectTurnsStored(detail, attempt, ['Being packed.', 'Going to 9 New Street.']);
     } finally {
       await model.close();
+    }
+  });
+
+  it('invokes an mcp agent once per turn, turn 2 with the conversation so far, and replays its MCP calls in their turns', async () => {
+    // Prepare
+    const agent = await startMcpAgent(async (invoke, mcp) => {
+      const last = invoke.messages[invoke.messages.length - 1];
+      if (last.content.includes('New Street')) {
+        await mcp.call('update_address', { order_id: '1234', address: '9 New Street' });
+        return 'It now goes to 9 New Street.';
+      }
+      await mcp.call('lookup_order', { order_id: '1234' });
+      return 'It is being packed.';
+    });
+    try {
+      // Act
+      const { detail, attempt } = await run({ type: 'mcp', url: agent.url });
+      // Assess
+      expect(agent.invokes.map((i) => [i.turn, i.headers['idempotency-key']])).toEqual([
+        [1, `${detail.run_id}:1`],
+        [2, `${detail.run_id}:1:2`],
+      ]);
+      expect(JSON.stringify(agent.invokes[0].messages)).not.toContain('New Street');
+      expect(agent.invokes[1].messages).toEqual([
+        ...agent.invokes[0].messages,
+        { role: 'assistant', content: 'It is being packed.' },
+        { role: 'user', content: SECOND },
+      ]);
+      expect(agent.invokes[0].mcp.headers.Authorization).not.toBe(agent.invokes[1].mcp.headers.Authorization);
+      const served = attempt.transcript.filter((e: any) => e.type === 'tool_result').map((e: any) => [e.tool, e.served, e.tool_call_id]);
+      expect(served).toEqual([
+        ['lookup_order', 'recorded', 'mcp_1'],
+        ['update_address', 'recorded', 'mcp_2'],
+      ]);
+      expectTurnsStored(detail, attempt, ['It is being packed.', 'It now goes to 9 New Street.']);
+    } finally {
+      await agent.close();
     }
   });
 
