@@ -46,7 +46,7 @@ describe('takeCounts', () => {
     expect(c.writesByKind).toEqual({ 'P/PLAIN': { writes: 1, units: 2, indexUnits: 0 }, 'P/*': { writes: 1, units: 1, indexUnits: 0 } });
   });
 
-  it('prices GSI entries: put, projected change, key change, unchanged, delete', async () => {
+  it('prices GSI entries of a keys-only index: put, non-key change, key change, unchanged, delete', async () => {
     // Prepare: each step's expected index units in a comment.
     await doc.send(new PutCommand({ TableName: TABLE, Item: indexed('META', { status: 'queued' }) })); // 1: new entry
     await doc.send(
@@ -57,7 +57,7 @@ describe('takeCounts', () => {
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': 'running', ':b': 'y'.repeat(1500) },
       }),
-    ); // 2: projected attributes changed, the entry is now ~1.6 KB
+    ); // 0: the index projects keys only, and its keys did not change
     await doc.send(
       new UpdateCommand({
         TableName: TABLE,
@@ -65,7 +65,7 @@ describe('takeCounts', () => {
         UpdateExpression: 'SET gsi1sk = :k',
         ExpressionAttributeValues: { ':k': 'later' },
       }),
-    ); // 2 + 2: old entry deleted, new one put
+    ); // 1 + 1: old entry deleted, new one put (keys only: under 1 KB each)
     await doc.send(
       new UpdateCommand({
         TableName: TABLE,
@@ -75,13 +75,13 @@ describe('takeCounts', () => {
         ExpressionAttributeValues: { ':s': 'running' },
       }),
     ); // 0: nothing changed
-    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'RUN#1', sk: 'META' } })); // 2: entry deleted
+    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'RUN#1', sk: 'META' } })); // 1: entry deleted
 
     const c = takeCounts();
 
     expect(c.calls).toEqual({ PutItem: 1, UpdateItem: 3, DeleteItem: 1 });
-    expect(c.indexWriteUnits).toBe(1 + 2 + 4 + 0 + 2);
-    expect(c.writesByKind).toEqual({ 'RUN/META': { writes: 5, units: 1 + 2 + 2 + 2 + 2, indexUnits: 9 } });
+    expect(c.indexWriteUnits).toBe(1 + 0 + 2 + 0 + 1);
+    expect(c.writesByKind).toEqual({ 'RUN/META': { writes: 5, units: 1 + 2 + 2 + 2 + 2, indexUnits: 4 } });
     expect(c.gsiWrites).toBe(2);
   });
 
