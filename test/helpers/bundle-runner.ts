@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BusEvent } from '../../functions/core/events';
+import { DEADLINE_MARGIN_MS } from '../../functions/core/replay/deadline';
 import { resolveHandlersWith } from '../../functions/local/gateway';
 import { startLocalService, type LocalService } from '../../functions/local/server';
 import { startAwsBridge, type AwsBridge } from './aws-bridge';
@@ -23,6 +24,11 @@ export interface RunnerManifest {
   maxReceives: number;
   /** EventPattern of the rule in front of webhook delivery. */
   eventPattern: Record<string, unknown>;
+  /**
+   * The replay worker's time limit, ms: each of its invocations gets a context whose getRemainingTimeInMillis counts
+   * down from it (the worker's deadline is that less DEADLINE_MARGIN_MS). Default: the local queue's (15 minutes).
+   */
+  replayBudgetMs?: number;
 }
 
 export type RunnerReport =
@@ -105,7 +111,12 @@ async function main(): Promise<void> {
       dataDir,
       tableName: TABLE_NAME,
       writeCredentials: false,
-      queue: { maxReceives: manifest.maxReceives, redeliveryDelayMs: 50 },
+      queue: {
+        maxReceives: manifest.maxReceives,
+        redeliveryDelayMs: 50,
+        // The local queue budgets each delivery its run deadline plus the margin.
+        ...(manifest.replayBudgetMs === undefined ? {} : { runDeadlineMs: manifest.replayBudgetMs - DEADLINE_MARGIN_MS }),
+      },
     });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });

@@ -22,25 +22,32 @@
 //   PutEvents with its partial-failure retries), and the bridge feeds the in-process queue (maxReceiveCount from the
 //   template) and bus (through the rule's event pattern), whose consumers are the bundled workers. A bus outage the
 //   bridge can simulate drives a run through redelivery to the bundled dead-letter consumer.
+// - Long runs: a second runner of the same bundles gives the replay worker 25-s invocations (the manifest's
+//   replayBudgetMs), so a run of 20 attempts of 1.5 s, 2 at a time, outlasts one invocation's deadline: it completes,
+//   each attempt stored once, over several deliveries (2 here: the first and its hand-off), none failed or
+//   dead-lettered, in about 15 s at the agent; the test adds about 18 s to this file
+//   (docs/benchmarks.md#long-runs-fanned-out).
 // - The same scenario runs against the sources in this process (startTestService, Node of jest); the two answer lists
 //   are compared after normalising ids, times, durations, base URLs and the canaries each run draws, and so are the
 //   events each side published.
 // Limits: all functions share one process and the union of their environments; one SQS record per worker invocation
 // (the stack's batch size is 5); DynamoDB is dynalite; API Gateway is the local gateway (its authorizer cache included).
-import { fork, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 import { REPO_ROOT } from '../../lib/constructs/bundling';
 import { routes, workerHandlers } from '../../lib/routes';
 import { startDemoAgent, type DemoAgent } from '../../functions/cli/demo-agent/command';
 import type { BusEvent } from '../../functions/core/events';
+import { DEADLINE_MARGIN_MS } from '../../functions/core/replay/deadline';
 import { verifySignature } from '../../packages/sdk/src/verify';
-import type { RunnerCommand, RunnerManifest, RunnerReport } from '../helpers/bundle-runner';
+import type { RunnerManifest } from '../helpers/bundle-runner';
+import { buildRunner, client, slowStepAgent, startRunner, until, type Runner } from '../helpers/bundles-harness';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';
 import { nodeBinary } from '../helpers/node-binary';
+import { ISO_TIME, normalizer, REFUND, sample, scenario, UUID, type Answers } from './bundles-scenario';
 import { runnerManifest, synthesizedService, type SynthesizedService, type Template } from './synthesized-functions';
 
 /** The stack's runtime (ServiceFunction: NODEJS_22_X); the template is checked against it. */
@@ -49,288 +56,20 @@ const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`bundles e2e skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
 
-const sample = (name: string) => JSON.parse(readFileSync(path.join(REPO_ROOT, 'samples', name), 'utf8'));
-const REFUND = sample('traces/refund-order.json');
-const FLIGHT = sample('traces/book-flight.json');
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-interface Client {
-  url: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
-}
-
-function client(url: string, projectId: string, apiKey: string): Client {
-  return {
-    url,
-    async call(method, p, body, headers = {}) {
-      const res = await fetch(url + p, {
-        method,
-        headers: {
-          'X-API-Key': apiKey,
-          'X-Project-Id': projectId,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // HTML (the dashboard) stays text
-      }
-      return { status: res.status, body: parsed };
-    },
-  };
-}
-
-async function until(c: Client, p: string, done: (body: any) => boolean, timeoutMs = 30_000): Promise<Answer> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await c.call('GET', p);
-    if (res.status !== 200 || done(res.body)) return res;
-    if (Date.now() > deadline) throw new Error(`timed out polling ${p}: ${JSON.stringify(res.body).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
- * Makes two services' answers comparable: ids become `<id1>`, `<id2>`... in order of appearance, times `<time>`,
- * durations `<ms>`, the base URL `<base>`; request ids, cursors and secrets are opaque, and so are the canaries and
- * bait credentials the mutations draw afresh for each run.
+ * The long run: 20 attempts of 1.5 s, 2 at a time (30 s of attempts, 15 s at the least), against replay worker
+ * invocations of 25 s whose deadline (less DEADLINE_MARGIN_MS, 15 s) is 10 s, with a step timeout of 4 s: a delivery
+ * starts attempts only while 4 s remain, so the run is handed on to at least one more invocation.
  */
-function normalizer(baseUrl: string): (value: unknown) => unknown {
-  const ids = new Map<string, string>();
-  const id = (raw: string) => {
-    if (!ids.has(raw)) ids.set(raw, `<id${ids.size + 1}>`);
-    return ids.get(raw)!;
-  };
-  const walk = (v: unknown, key: string): unknown => {
-    if (typeof v === 'string') {
-      if (['request_id', 'next_cursor', 'secret', 'aws_secret_access_key'].includes(key)) return `<${key}>`;
-      return v
-        .split(baseUrl)
-        .join('<base>')
-        .replace(ISO_TIME, '<time>')
-        .replace(UUID, id)
-        .replace(/\bwh_[A-Za-z0-9_-]+/g, id)
-        .replace(/RTS-CANARY-[0-9a-f]+/g, '<canary>')
-        .replace(/AKIA[0-9A-Z]{16}/g, '<access-key>');
-    }
-    if (typeof v === 'number' && /(^|_)ms$/.test(key)) return '<ms>';
-    if (Array.isArray(v)) return v.map((x) => walk(x, key));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    return v;
-  };
-  return (value) => walk(value, '');
-}
-
-/** What a service answered, labelled, in order. */
-type Answers = [string, Answer][];
-
-/**
- * The scenario both services go through: public routes, refusals, traces, campaigns (the demo agent over HTTP, the
- * recorded target), a run to completion, a run-pack, a CI batch over the eval-set.
- */
-async function scenario(c: Client, agentUrl: string, mcpAgentUrl: string): Promise<Answers> {
-  const answers: Answers = [];
-  const ask = async (label: string, method: string, p: string, body?: unknown, headers?: Record<string, string>) => {
-    const res = await c.call(method, p, body, headers);
-    answers.push([label, res]);
-    return res;
-  };
-  const poll = async (label: string, p: string, done: (body: any) => boolean) => {
-    const res = await until(c, p, done);
-    answers.push([label, res]);
-    return res;
-  };
-  const terminal = (b: any) => b.status === 'completed' || b.status === 'failed';
-
-  // Public routes and refusals: the OpenAPI document and the zod messages come from the bundles' copies of zod.
-  await ask('health', 'GET', '/health');
-  await ask('openapi', 'GET', '/v1/openapi.json');
-  await ask('dashboard', 'GET', '/dashboard');
-  await ask('wrong key', 'GET', '/v1/traces', undefined, { 'X-API-Key': `rts_${'x'.repeat(40)}` });
-  await ask('invalid trace', 'POST', '/v1/traces', { name: 7, steps: 'none' });
-  await ask('invalid campaign', 'POST', '/v1/campaigns', { name: '', target: { type: 'http', url: 'ftp://agent' }, repeats: 0 });
-  await ask('invalid webhook', 'POST', '/v1/webhooks', { url: 'http://hooks.example.com', events: ['nope'] });
-  await ask('run id not a uuid', 'GET', '/v1/runs/not-a-uuid');
-  await ask('unknown run', 'GET', '/v1/runs/00000000-0000-4000-8000-000000000000');
-  await ask('bad limit', 'GET', '/v1/traces?limit=0');
-
-  // Traces: upload (201), identical re-upload (200), listing page by page, one read.
-  const refund = await ask('upload refund', 'POST', '/v1/traces', REFUND);
-  await ask('re-upload refund', 'POST', '/v1/traces', REFUND);
-  const flight = await ask('upload flight', 'POST', '/v1/traces', FLIGHT);
-  const traceIds = [refund.body.trace_id as string, flight.body.trace_id as string];
-  const page1 = await ask('traces page 1', 'GET', '/v1/traces?limit=1');
-  await ask('traces page 2', 'GET', `/v1/traces?limit=1&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
-  await ask('tampered cursor', 'GET', `/v1/traces?limit=1&cursor=${encodeURIComponent(`${page1.body.next_cursor}x`)}`);
-  await ask('read trace', 'GET', `/v1/traces/${traceIds[0]}`);
-
-  // Campaigns: the demo agent over the step protocol (mutations, policies with a user regex, detectors), and audit mode.
-  const agentCampaignBody = { ...sample('campaign.json'), target: { type: 'http', url: agentUrl, timeout_ms: 10_000 } };
-  const agentCampaign = await ask('create agent campaign', 'POST', '/v1/campaigns', agentCampaignBody);
-  const recorded = await ask('create recorded campaign', 'POST', '/v1/campaigns', sample('campaign-recorded.json'));
-  const [agentCampaignId, recordedCampaignId] = [agentCampaign.body.campaign_id as string, recorded.body.campaign_id as string];
-  await ask('list campaigns', 'GET', '/v1/campaigns');
-  await ask('read campaign', 'GET', `/v1/campaigns/${agentCampaignId}`);
-  await ask(
-    'update campaign',
-    'PUT',
-    `/v1/campaigns/${agentCampaignId}`,
-    { ...agentCampaignBody, name: 'refund agent, version 2' },
-    { 'If-Match': '1' },
-  );
-  await ask('campaign versions', 'GET', `/v1/campaigns/${agentCampaignId}/versions`);
-
-  // A run to completion, with everything it produced.
-  const run = await ask('queue run', 'POST', '/v1/runs', { trace_id: traceIds[0], campaign_id: agentCampaignId });
-  const runId = run.body.run_id as string;
-  await poll('run', `/v1/runs/${runId}`, terminal);
-  await ask('attempts', 'GET', `/v1/runs/${runId}/attempts`);
-  await ask('one attempt whole', 'GET', `/v1/runs/${runId}/attempts/1`);
-  await ask('policy events', 'GET', `/v1/runs/${runId}/policy-events?limit=50`);
-  await ask('security events', 'GET', `/v1/runs/${runId}/security-events`);
-
-  // The mcp target: the demo agent's own loop calls the recorded tools on the MCP endpoint's function over the table.
-  const mcpCampaign = await ask('create mcp campaign', 'POST', '/v1/campaigns', {
-    ...sample('campaign-mcp.json'),
-    target: { type: 'mcp', url: mcpAgentUrl, timeout_ms: 30_000 },
-  });
-  const mcpRun = await ask('queue mcp run', 'POST', '/v1/runs', { trace_id: traceIds[0], campaign_id: mcpCampaign.body.campaign_id });
-  await poll('mcp run', `/v1/runs/${mcpRun.body.run_id}`, terminal);
-  await ask('mcp attempts', 'GET', `/v1/runs/${mcpRun.body.run_id}/attempts`);
-  await ask(
-    'mcp endpoint, token of no attempt',
-    'POST',
-    `/v1/mcp/${mcpRun.body.run_id}/1`,
-    { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-    {
-      Authorization: `Bearer rts_mcp_${'x'.repeat(43)}`,
-    },
-  );
-
-  // A run-pack of both traces on the recorded campaign.
-  const pack = await ask('run-pack', 'POST', `/v1/campaigns/${recordedCampaignId}/run-pack`, { trace_ids: traceIds });
-  for (const [i, id] of (pack.body.run_ids as string[]).entries()) await poll(`pack run ${i + 1}`, `/v1/runs/${id}`, terminal);
-  const packRuns = await ask('completed runs of the recorded campaign', 'GET', `/v1/runs?campaign_id=${recordedCampaignId}&status=completed`);
-  // Created in one instant, so listed in run id order (random): compare them in trace order.
-  packRuns.body.items?.sort((a: any, b: any) => a.trace_id.localeCompare(b.trace_id));
-
-  // CI: a batch over the agent campaign's eval-set, gated on thresholds.
-  await ask('eval-set', 'PATCH', `/v1/campaigns/${agentCampaignId}/eval-set`, { add_trace_ids: traceIds, min_scenarios: 2 });
-  await ask('read eval-set', 'GET', `/v1/campaigns/${agentCampaignId}/eval-set`);
-  const ci = await ask(
-    'ci batch',
-    'POST',
-    '/v1/ci/runs',
-    { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } },
-    { 'Idempotency-Key': 'bundles-e2e-build-1' },
-  );
-  await ask(
-    'ci batch replayed',
-    'POST',
-    '/v1/ci/runs',
-    { campaign_id: agentCampaignId, thresholds: { min_pass_rate: 0.5, max_unsafe: 0 } },
-    { 'Idempotency-Key': 'bundles-e2e-build-1' },
-  );
-  await poll('ci batch done', `/v1/ci/batch/${ci.body.ci_batch_id}`, (b) => b.status === 'done');
-  await ask('ci run', 'GET', `/v1/ci/runs/${ci.body.run_id}`);
-  await ask('ci scenarios', 'GET', `/v1/ci/batch/${ci.body.ci_batch_id}/scenarios?status=failed`);
-  await ask('ci batches', 'GET', `/v1/ci/batches?campaign_id=${agentCampaignId}`);
-
-  return answers;
-}
-
-/** The bundles' child process: its reports, its output (shown when a test fails), requests answered by type. */
-interface Runner {
-  ready: Extract<RunnerReport, { type: 'ready' }>;
-  output: () => string;
-  request<T extends RunnerReport['type']>(cmd: RunnerCommand, answer: T): Promise<Extract<RunnerReport, { type: T }>>;
-  stats(): Promise<Extract<RunnerReport, { type: 'stats' }>>;
-  stop(): Promise<void>;
-}
-
-async function startRunner(nodePath: string, runnerJs: string, manifestFile: string, caFile: string, workDir: string): Promise<Runner> {
-  const chunks: string[] = [];
-  const child: ChildProcess = fork(runnerJs, [manifestFile], {
-    execPath: nodePath,
-    execArgv: [],
-    cwd: workDir,
-    // Lambda-like: nothing from this process's environment but PATH; the functions' variables are set by the runner.
-    env: {
-      PATH: process.env.PATH,
-      TZ: 'UTC',
-      LANG: 'en_US.UTF-8',
-      AWS_REGION: 'us-east-1',
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'AKIALOCALBUNDLESE2E0',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_CONFIG_FILE: path.join(workDir, 'no-aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: path.join(workDir, 'no-aws-credentials'),
-      NODE_EXTRA_CA_CERTS: caFile,
-      POWERTOOLS_LOG_LEVEL: process.env.RTS_TEST_LOGS ? 'INFO' : 'WARN',
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  child.stdout!.on('data', (c: Buffer) => chunks.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => chunks.push(c.toString()));
-  const output = () => chunks.join('');
-  const next = <T extends RunnerReport['type']>(type: T, timeoutMs: number) =>
-    new Promise<Extract<RunnerReport, { type: T }>>((resolve, reject) => {
-      const done = (err?: Error, m?: RunnerReport) => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        if (err) reject(err);
-        else resolve(m as Extract<RunnerReport, { type: T }>);
-      };
-      const onMessage = (m: RunnerReport) => {
-        if (m.type === type) done(undefined, m);
-        else if (m.type === 'failed') done(new Error(`the bundle runner failed: ${m.error}\n${output()}`));
-      };
-      const onExit = (code: number | null) => done(new Error(`the bundle runner exited with ${code}:\n${output()}`));
-      const timer = setTimeout(() => done(new Error(`no ${type} from the bundle runner within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const ready = await next('ready', 60_000);
-  const request: Runner['request'] = (cmd, answer) => {
-    const reply = next(answer, 10_000);
-    child.send(cmd);
-    return reply;
-  };
-  return {
-    ready,
-    output,
-    request,
-    stats: () => request({ type: 'stats' }, 'stats'),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.send({ type: 'close' } satisfies RunnerCommand);
-      }),
-  };
-}
+const LONG = { invocationMs: 25_000, stepMs: 1_500, attempts: 20, concurrency: 2 };
 
 describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJOR} behind the local gateway`, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   let synthesized: SynthesizedService;
   let manifest: RunnerManifest;
   let runner: Runner;
+  let longRunner: Runner | undefined;
+  let work: { dir: string; runnerJs: string; caFile: string };
   let receiver: HttpsReceiver;
   let source: TestService;
   let webhook: { webhook_id: string; secret: string };
@@ -358,18 +97,10 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     const workDir = mkdtempSync(path.join(REPO_ROOT, 'node_modules', '.cache', 'rts-bundles-e2e-'));
     cleanups.push(() => rmSync(workDir, { recursive: true, force: true }));
     const runnerJs = path.join(workDir, 'runner.js');
-    buildSync({
-      entryPoints: [path.join(__dirname, '..', 'helpers', 'bundle-runner.ts')],
-      outfile: runnerJs,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      target: `node${LAMBDA_NODE_MAJOR}`,
-      format: 'cjs',
-      logLevel: 'warning',
-    });
+    buildRunner(runnerJs, LAMBDA_NODE_MAJOR);
     writeFileSync(path.join(workDir, 'manifest.json'), JSON.stringify(manifest));
     writeFileSync(path.join(workDir, 'ca.pem'), testCertificates().ca);
+    work = { dir: workDir, runnerJs, caFile: path.join(workDir, 'ca.pem') };
 
     receiver = await startHttpsReceiver();
     cleanups.push(() => receiver.close());
@@ -399,7 +130,8 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
   // When something fails, the bundles' own logs say why.
   afterEach(() => {
     const state = expect.getState();
-    if (runner && state.assertionCalls !== state.numPassingAsserts) console.log(`bundle runner output:\n${runner.output()}`);
+    if (state.assertionCalls === state.numPassingAsserts) return;
+    for (const r of [runner, longRunner]) if (r) console.log(`bundle runner output:\n${r.output()}`);
   });
 
   it(`wires every route, the authorizer, the dashboard, the workers and webhook delivery to a nodejs${LAMBDA_NODE_MAJOR}.x bundle`, () => {
@@ -551,6 +283,52 @@ describeWithNode(`the synthesized bundles, unchanged, on Node ${LAMBDA_NODE_MAJO
     expect((await c.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
     expect((await c.call('GET', `/v1/webhooks/${id}`)).status).toBe(404);
   });
+
+  it('completes a run longer than one replay worker invocation, handed on over several, nothing dead-lettered', async () => {
+    if ('skip' in node) return;
+    // Prepare: a second runner of the same bundles whose replay worker is given LONG.invocationMs an invocation (its
+    // deadline is that less DEADLINE_MARGIN_MS), and an agent taking LONG.stepMs a step, one step an attempt.
+    const { invocationMs, stepMs, attempts, concurrency } = LONG;
+    const manifestFile = path.join(work.dir, 'manifest-long.json');
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, replayBudgetMs: invocationMs } satisfies RunnerManifest));
+    longRunner = await startRunner(node.path, work.runnerJs, manifestFile, work.caFile, work.dir);
+    cleanups.push(() => longRunner?.stop());
+    const agent = await slowStepAgent(stepMs);
+    cleanups.push(() => agent.close());
+    const r = longRunner.ready;
+    const c = client(r.url, r.projectId, r.apiKey);
+    const trace = await c.call('POST', '/v1/traces', REFUND);
+    const campaign = await c.call('POST', '/v1/campaigns', {
+      name: 'longer than one invocation',
+      target: { type: 'http', url: agent.url, timeout_ms: 4_000, limits: { max_concurrency: concurrency } },
+      include_baseline: true,
+      repeats: attempts,
+    });
+
+    // Act
+    const queued = await c.call('POST', '/v1/runs', { trace_id: trace.body.trace_id, campaign_id: campaign.body.campaign_id });
+    const run = await until(c, `/v1/runs/${queued.body.run_id}`, (b) => b.status === 'completed' || b.status === 'failed', 60_000);
+    const stored = await c.call('GET', `/v1/runs/${queued.body.run_id}/attempts?limit=100`);
+    const stats = await longRunner.stats();
+
+    // Assess: the attempts together outlast an invocation, and their requests one delivery's deadline
+    const numbers = Array.from({ length: attempts }, (_, i) => i + 1);
+    expect(run.body).toMatchObject({ status: 'completed', error: null, summary: { attempt_count: attempts } });
+    expect(stored.body.items.map((a: any) => a.attempt)).toEqual(numbers);
+    expect(stored.body.items.filter((a: any) => a.status === 'error')).toEqual([]);
+    expect(stored.body.items.reduce((sum: number, a: any) => sum + a.duration_ms, 0)).toBeGreaterThan(invocationMs);
+    expect([...new Set(agent.requests.map((q) => q.attempt))].sort((a, b) => a - b)).toEqual(numbers);
+    expect(agent.peak).toBeLessThanOrEqual(concurrency);
+    const span = agent.requests[agent.requests.length - 1].at - agent.requests[0].at;
+    expect(span).toBeGreaterThan(invocationMs - DEADLINE_MARGIN_MS);
+    // Every delivery of the run (the first, then its hand-offs) succeeded: none failed, none reached the dead-letter queue.
+    expect(stats.queue).toMatchObject({ failed: 0, deadLettered: 0 });
+    expect(stats.queue.received).toBeGreaterThan(1);
+    console.log(
+      `${attempts} attempts of ${stepMs} ms at ${concurrency} at once, invocations of ${invocationMs} ms: ` +
+        `${stats.queue.received} deliveries, ${agent.requests.length} requests, ${(span / 1000).toFixed(1)} s at the agent`,
+    );
+  }, 90_000);
 
   it('loaded every function the stack deploys from its bundle', async () => {
     const { loaded } = await runner.stats();
