@@ -272,6 +272,8 @@ export interface RateLimitsRepo {
    * expires at `expiresAt` (epoch seconds).
    */
   take(projectId: string, name: string, windowStart: number, limit: number, want: number, expiresAt: number): Promise<number>;
+  /** How much was taken from that counter in that window (0 when nothing was), read strongly consistent. */
+  used(projectId: string, name: string, windowStart: number): Promise<number>;
 }
 
 /**

@@ -2,13 +2,17 @@
 import type { RateLimitsRepo } from '../../functions/core/ports';
 
 export class MemoryRateLimitsRepo implements RateLimitsRepo {
-  readonly used = new Map<string, number>();
+  readonly counts = new Map<string, number>();
 
   async take(projectId: string, name: string, windowStart: number, limit: number, want: number): Promise<number> {
     const key = `${projectId}/${name}/${windowStart}`;
-    const used = this.used.get(key) ?? 0;
+    const used = this.counts.get(key) ?? 0;
     const n = Math.max(0, Math.min(want, limit - used));
-    if (n > 0) this.used.set(key, used + n);
+    if (n > 0) this.counts.set(key, used + n);
     return n;
+  }
+
+  async used(projectId: string, name: string, windowStart: number): Promise<number> {
+    return this.counts.get(`${projectId}/${name}/${windowStart}`) ?? 0;
   }
 }

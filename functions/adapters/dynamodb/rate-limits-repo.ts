@@ -27,4 +27,9 @@ export class DynamoRateLimitsRepo implements RateLimitsRepo {
     }
     return 0;
   }
+
+  async used(projectId: string, name: string, windowStart: number): Promise<number> {
+    const stored = await getItem(keys.rateWindow(projectId, name, windowStart), true);
+    return Number(stored?.used ?? 0);
+  }
 }

@@ -1,7 +1,8 @@
 // The per-target limits across every worker invocation (docs/campaigns-and-replay.md#limits-and-429): one expiring
 // lease per request in flight (LeasesRepo: conditional puts on `max_concurrency` slot items, so a dead worker's slot
-// frees itself at its lease's end) and a counter per fixed one-minute window (RateLimitsRepo: a conditional atomic
-// ADD), both in the table, no transactions. The answers adapt the concurrency every container sees through the same
+// frees itself at its lease's end) and a sliding one-minute window counted over two fixed windows (RateLimitsRepo: a
+// conditional atomic ADD to the current one, bounded by what the previous one still weighs), both in the table, no
+// transactions. The answers adapt the concurrency every container sees through the same
 // slots: a 429 blocks half of the free slots with leases that end one every RECOVER_STEP_MS (multiplicative decrease,
 // additive increase), and a spent quota in the rate-limit headers blocks them all until its reset.
 import type { KeyLimits, LeasesRepo, LimitAnswer, LimiterSlot, RateLimitsRepo, TargetLimiter } from '../../ports';
@@ -42,12 +43,10 @@ export function tableLimiter(
       }
       const slot: LimiterSlot = { projectId, key, holder, lease };
       if (limits.requestsPerMinute !== undefined) {
-        const windowStart = Math.floor(t / 1000 / MINUTE_S) * MINUTE_S;
-        const took = await repos.rateLimits.take(projectId, limitScope(key), windowStart, limits.requestsPerMinute, 1, windowStart + 2 * MINUTE_S);
-        if (took === 0) {
+        const waitMs = await takeSliding(repos.rateLimits, projectId, limitScope(key), limits.requestsPerMinute, t, random);
+        if (waitMs !== null) {
           await release(slot).catch(() => undefined);
-          // The next window, with up to a second of jitter so the waiters do not all come back at its first instant.
-          return { waitMs: (windowStart + MINUTE_S) * 1000 - t + Math.floor(random() * 1000) };
+          return { waitMs };
         }
       }
       return { slot };
@@ -63,4 +62,29 @@ export function tableLimiter(
       await block(projectId, key, slots, Math.ceil(slots / 2), (i) => t + (i + 1) * RECOVER_STEP_MS);
     },
   };
+}
+
+/**
+ * Takes one request from a sliding one-minute window: the current fixed window may hold `limit` less the previous
+ * window's count weighted by how much of it the sliding minute still covers (the sliding-window counter: no burst of
+ * twice the limit across a window boundary, as a fixed window allows). null when taken, else how long to wait (ms).
+ */
+async function takeSliding(
+  rateLimits: RateLimitsRepo,
+  projectId: string,
+  name: string,
+  limit: number,
+  t: number,
+  random: () => number,
+): Promise<number | null> {
+  const windowStart = Math.floor(t / 1000 / MINUTE_S) * MINUTE_S;
+  const covered = 1 - (t / 1000 - windowStart) / MINUTE_S;
+  const previous = await rateLimits.used(projectId, name, windowStart - MINUTE_S);
+  const allowed = Math.floor(limit - previous * covered);
+  if (allowed > 0 && (await rateLimits.take(projectId, name, windowStart, allowed, 1, windowStart + 2 * MINUTE_S)) > 0) return null;
+  // Each second of the window frees a sixtieth of the previous one's weight; the next window starts afresh. Up to a
+  // second of jitter, so the waiters do not all come back at the same instant.
+  const untilNext = (windowStart + MINUTE_S) * 1000 - t;
+  const step = previous > 0 ? Math.ceil((MINUTE_S * 1000) / previous) : untilNext;
+  return Math.max(1, Math.min(untilNext, step)) + Math.floor(random() * 1000);
 }

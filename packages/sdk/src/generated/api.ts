@@ -847,7 +847,7 @@ export interface components {
           timeout_ms: number;
           limits?: components['schemas']['Limits'];
         };
-    /** @description How hard rts calls this endpoint: requests in flight (max_concurrency) and per fixed minute (requests_per_minute), shared by every run of the project with the same key (the URL, or base_url and model, unless `key` is set); and how long one attempt waits out 429/503 answers (max_wait_s, default 600; 0 = never wait). */
+    /** @description How hard rts calls this endpoint: requests in flight (max_concurrency) and in any sliding minute (requests_per_minute), shared by every run of the project with the same key (the URL, or base_url and model, unless `key` is set); and how long one attempt waits out 429/503 answers (max_wait_s, default 600; 0 = never wait). */
     Limits: {
       max_concurrency?: number;
       requests_per_minute?: number;

@@ -1,6 +1,6 @@
 // The table-backed target limiter against dynalite, two limiter instances over their own repositories standing for
 // two worker containers: max_concurrency holds across both, a slot whose holder died frees at its lease's end, and
-// requests_per_minute is a fixed one-minute window.
+// requests_per_minute is a sliding one-minute window (a sliding-window counter over two fixed windows).
 import { DynamoLeasesRepo } from '../../../../../functions/adapters/dynamodb/leases-repo';
 import { DynamoRateLimitsRepo } from '../../../../../functions/adapters/dynamodb/rate-limits-repo';
 import { limiterGate } from '../../../../../functions/core/replay/limits/gate';
@@ -58,7 +58,7 @@ describe('table limiter', () => {
     expect('slot' in granted && granted.slot.lease).toBe(0);
   });
 
-  it('starts at most requests_per_minute in a fixed window, across containers, then waits for the next window', async () => {
+  it('starts at most requests_per_minute in a minute, across containers, then waits', async () => {
     // Prepare: 20 s into a minute
     const t = Date.UTC(2026, 10, 27, 3, 0, 20);
     const limiters = [container(() => t), container(() => t)];
@@ -81,8 +81,27 @@ describe('table limiter', () => {
     if (!('slot' in first)) throw new Error('expected a slot');
     await limiter.release(first.slot);
     expect(await limiter.acquire('p-both', 'k4', both, 'h2', t + 5000)).toEqual({ waitMs: expect.any(Number) });
-    // The refused request did not keep the lease: a later minute finds the slot free.
-    expect('slot' in (await container(() => t + 60_000).acquire('p-both', 'k4', both, 'h3', t + 65_000))).toBe(true);
+    // The refused request did not keep the lease: once the sliding minute no longer holds the first request, the slot is free.
+    expect('slot' in (await container(() => t + 120_000).acquire('p-both', 'k4', both, 'h3', t + 125_000))).toBe(true);
+  });
+
+  it('slides: a burst at the end of one minute leaves no room at the start of the next, and room comes back as it slides', async () => {
+    // Prepare: 10 requests 59 s into a minute, with requests_per_minute 10
+    const w = Date.UTC(2026, 10, 27, 3, 10, 0);
+    const rpm = { requestsPerMinute: 10 };
+    const at = (ms: number, i: number) => container(() => w + ms).acquire('p-slide', 'k6', rpm, `h${i}`, w + ms + 5000);
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => at(59_000, i)));
+    // Act: 1 s into the next minute (a fixed window would allow 10 more here), then half-way through it
+    const early = await at(61_000, 10);
+    const half = await Promise.all(Array.from({ length: 6 }, (_, i) => at(90_000, 20 + i)));
+    // Assess
+    expect(burst.every((a) => 'slot' in a)).toBe(true);
+    expect(early).toEqual({ waitMs: expect.any(Number) });
+    if (!('waitMs' in early)) throw new Error('expected a wait');
+    expect(early.waitMs).toBeGreaterThanOrEqual(6000);
+    expect(early.waitMs).toBeLessThan(7000);
+    // Half of the previous minute's 10 still weigh: 5 may start, the sixth waits.
+    expect(half.filter((a) => 'slot' in a)).toHaveLength(5);
   });
 
   it('halves the concurrency every container sees after a 429, climbing back by one slot every 2 s, and pauses on a spent quota', async () => {
