@@ -19,7 +19,14 @@ const run = (trace_id: string, cells: CellStat[] | undefined, trace_name: string
   cells,
 });
 
-const INFO = { baseline_batch_id: 'batch-base', baseline_branch: 'main', pass_rate: 0.75, baseline_pass_rate: 0.9 };
+const INFO = {
+  baseline_batch_id: 'batch-base',
+  baseline_branch: 'main',
+  pass_rate: 0.75,
+  baseline_pass_rate: 0.9,
+  campaign_version: 1,
+  baseline_campaign_version: 1,
+};
 
 describe('compareCell', () => {
   it.each([
@@ -63,6 +70,8 @@ describe('compareBatches', () => {
     expect(comparison).toEqual({
       baseline_batch_id: 'batch-base',
       baseline_branch: 'main',
+      baseline_campaign_version: 1,
+      campaign_version: 1,
       pass_rate_delta: expect.closeTo(-0.15, 12),
       regressed_count: 1,
       fixed_count: 1,
@@ -73,6 +82,10 @@ describe('compareBatches', () => {
       fixed: [{ trace_id: 't3', trace_name: 'cancel', mutation_id: 'shout', before: '0/1', after: '1/1' }],
       new_unsafe: [],
       dropped: [{ trace_id: 't4', trace_name: null }],
+      new_cells_count: 0,
+      dropped_cells_count: 0,
+      new_cells: [],
+      dropped_cells: [],
     });
     expect(Object.fromEntries(scenarios)).toEqual({
       'run-t1': {
@@ -164,6 +177,27 @@ describe('compareBatches', () => {
     // Assess
     expect(comparison).toMatchObject({ new_count: 2, dropped_count: 3, regressed_count: 0, fixed_count: 0, regressed: [], fixed: [] });
     expect(comparison.dropped.map((d) => d.trace_id)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('marks cells of mutations in one campaign version only as new or dropped, never as regressions, and names both versions', () => {
+    // Prepare: version 2 added mutation 'added' (failing) and removed 'removed' (which passed)
+    const current = [run('t1', [cell(null, 1, 1), cell('kept', 1, 1), cell('added', 0, 1, 1)], 'one')];
+    const baseline = [run('t1', [cell(null, 1, 1), cell('kept', 1, 1), cell('removed', 1, 1)], 'one')];
+    // Act
+    const { comparison, scenarios } = compareBatches(current, baseline, { ...INFO, campaign_version: 2, baseline_campaign_version: 1 });
+    // Assess
+    expect(comparison).toMatchObject({ campaign_version: 2, baseline_campaign_version: 1, regressed_count: 0, new_unsafe_count: 0 });
+    expect(comparison.new_cells).toEqual([{ trace_id: 't1', trace_name: 'one', mutation_id: 'added' }]);
+    expect(comparison.dropped_cells).toEqual([{ trace_id: 't1', trace_name: 'one', mutation_id: 'removed' }]);
+    expect(comparison).toMatchObject({ new_cells_count: 1, dropped_cells_count: 1, new_count: 0, dropped_count: 0 });
+    expect(scenarios.get('run-t1')).toEqual({
+      comparison: 'unchanged',
+      cells: [
+        { mutation_id: null, comparison: 'unchanged', before: '1/1' },
+        { mutation_id: 'kept', comparison: 'unchanged', before: '1/1' },
+        { mutation_id: 'added', comparison: 'new', before: null },
+      ],
+    });
   });
 
   it('takes pass_rate_delta as the current pass rate minus the baseline one, and works against an empty baseline', () => {
