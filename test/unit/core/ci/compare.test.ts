@@ -1,6 +1,6 @@
 // Comparison of a done batch with its baseline (docs/ci.md#baselines): the per-cell truth table, regressions, fixes,
 // new unsafe cells, new and dropped traces, capped lists with exact counts, scenario verdicts and determinism.
-import { compareBatches, compareCell, MAX_COMPARISON_ENTRIES, type ComparedRun } from '../../../../functions/core/ci/compare';
+import { compareBatches, compareCell, comparisonView, MAX_COMPARISON_ENTRIES, type ComparedRun } from '../../../../functions/core/ci/compare';
 import type { CellStat } from '../../../../functions/core/runs/cells';
 
 const cell = (mutation_id: string | null, passed: number, total: number, unsafe = 0): CellStat => ({
@@ -221,5 +221,38 @@ describe('compareBatches', () => {
     expect(second).toEqual(first);
     const bytes = (r: typeof first) => JSON.stringify([r.comparison, [...r.scenarios]]);
     expect(bytes(second)).toBe(bytes(first));
+  });
+});
+
+describe('comparisonView', () => {
+  it('fills in the versions and empty cell lists of a comparison stored before they were recorded, and keeps a current one', async () => {
+    // Prepare
+    const { comparison } = compareBatches([run('a', [cell(null, 1, 1)])], [run('a', [cell(null, 1, 1)])], { ...INFO, campaign_version: 3 });
+    const {
+      baseline_campaign_version: _b,
+      campaign_version: _c,
+      new_cells: _n,
+      dropped_cells: _d,
+      new_cells_count: _nc,
+      dropped_cells_count: _dc,
+      ...old
+    } = comparison;
+    const versions = jest.fn(async () => ({ campaign_version: 2, baseline_campaign_version: 1 }));
+    // Act
+    const filled = await comparisonView(old as typeof comparison, versions);
+    const kept = await comparisonView(comparison, versions);
+    // Assess
+    expect(filled).toEqual({
+      ...old,
+      campaign_version: 2,
+      baseline_campaign_version: 1,
+      new_cells_count: 0,
+      dropped_cells_count: 0,
+      new_cells: [],
+      dropped_cells: [],
+    });
+    expect(kept).toBe(comparison);
+    expect(versions).toHaveBeenCalledTimes(1);
+    expect(comparisonView(null, versions)).toBeNull();
   });
 });
