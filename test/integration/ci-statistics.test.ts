@@ -242,6 +242,12 @@ describe('comparison with a baseline', () => {
     expect(batch.comparison).toEqual({
       baseline_batch_id: base.batch.ci_batch_id,
       baseline_branch: 'main',
+      baseline_campaign_version: 1,
+      campaign_version: 1,
+      new_cells_count: 0,
+      dropped_cells_count: 0,
+      new_cells: [],
+      dropped_cells: [],
       pass_rate_delta: expect.any(Number),
       regressed_count: 2,
       fixed_count: 1,

@@ -84,7 +84,8 @@ export function cellOutcomes(r: CiResult): CellOutcome[] {
         } else {
           const type = cell.comparison === 'regressed' ? 'regressed' : cell.unsafe ? 'unsafe' : flaky ? 'flaky' : 'failed';
           const why = flaky && flakyMissed ? [`flaky: flaky_count ${r.flaky_count} > max_flaky ${max.max_flaky}`] : [];
-          out.push({ ...base, kind: 'failure', type, ...parts([], ...regressed, ...why), notes: [] });
+          const notes = cell.comparison === 'new' ? ['new since the baseline'] : [];
+          out.push({ ...base, kind: 'failure', type, ...parts([], ...regressed, ...why), notes });
         }
       }
     }

@@ -113,6 +113,8 @@ export function junitXml(r: CiResult): string {
     ['flaky_count', r.flaky_count],
     ['scenario_coverage_pct', r.scenario_coverage_pct],
     ['baseline_batch_id', r.baseline_batch_id],
+    ['campaign_version', r.comparison?.campaign_version],
+    ['baseline_campaign_version', r.comparison?.baseline_campaign_version],
     ['dashboard_url', r.dashboard_url],
   ];
   let xml = '<?xml version="1.0" encoding="UTF-8"?>\n';

@@ -1,7 +1,7 @@
 // The Markdown summary of `rts ci run` (for $GITHUB_STEP_SUMMARY): the gate, changes since the baseline, flaky and failing cells.
-import type { CiChange } from '../../../packages/sdk/src/index';
+import type { CiChange, CiComparison } from '../../../packages/sdk/src/index';
 import { cellOutcomes } from './cells';
-import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, fmtThrottled, type CiResult } from './result';
+import { baselineLabel, fmtInterval, fmtRate, fmtThresholds, fmtThrottled, versionNote, type CiResult } from './result';
 import { oneLine } from '../output';
 
 /** Table cell text: backslashes and pipes escaped, line breaks (CR, LF, NEL, LS, PS...) joined, no HTML. */
@@ -20,6 +20,8 @@ export function changesTable(r: CiResult): string {
   let out = `#### Changes since ${md(c.baseline_branch ?? c.baseline_batch_id)}\n\n`;
   out += `Baseline batch \`${c.baseline_batch_id}\`: ${c.regressed_count} regressed, ${c.fixed_count} fixed, ${c.new_unsafe_count} new unsafe, `;
   out += `${c.new_count} new, ${c.dropped_count} dropped scenario(s); pass rate ${delta}.\n\n`;
+  const versions = versionNote(c);
+  if (versions) out += `The campaign changed: ${versions}.\n\n`;
   const rows: { kind: keyof typeof CHANGE_ICONS; x: CiChange; before: string; after: string }[] = [
     ...c.regressed.map((x) => ({ kind: 'regressed' as const, x, before: x.before, after: x.after })),
     ...c.fixed.map((x) => ({ kind: 'fixed' as const, x, before: x.before, after: x.after })),
@@ -42,6 +44,16 @@ export function changesTable(r: CiResult): string {
     ].filter(([n]) => (n as number) > 0);
     if (more.length) out += `\n... and ${more.map(([n, what]) => `${n} more ${what}`).join(', ')} cell(s): see the dashboard.\n`;
     out += '\n';
+  }
+  const cellList = (cells: CiComparison['new_cells'] | undefined) =>
+    (cells ?? []).map((x) => `${md(x.trace_name ?? x.trace_id)} × ${md(x.mutation_id ?? 'baseline')}`).join(', ');
+  if (c.new_cells?.length) {
+    const rest = c.new_cells_count - c.new_cells.length;
+    out += `New cells (mutations the baseline did not run, never regressions): ${cellList(c.new_cells)}${rest > 0 ? ` and ${rest} more` : ''}.\n\n`;
+  }
+  if (c.dropped_cells?.length) {
+    const rest = c.dropped_cells_count - c.dropped_cells.length;
+    out += `Dropped cells (mutations this batch did not run): ${cellList(c.dropped_cells)}${rest > 0 ? ` and ${rest} more` : ''}.\n\n`;
   }
   if (c.dropped?.length) {
     const rest = c.dropped_count - c.dropped.length;
@@ -77,7 +89,8 @@ export function markdownSummary(r: CiResult): string {
       : r.baseline_batch_id
         ? `batch \`${r.baseline_batch_id}\``
         : null;
-  if (baseline) out += `| Baseline | ${baseline} |\n`;
+  const versions = r.comparison ? versionNote(r.comparison) : null;
+  if (baseline) out += `| Baseline | ${baseline}${versions ? `; ${versions}` : ''} |\n`;
   out += `| Thresholds | ${md(fmtThresholds(r.thresholds))} |\n\n`;
   if (r.reasons.length) out += `**Reasons**\n\n${r.reasons.map((x) => `- ${md(x)}`).join('\n')}\n\n`;
   out += changesTable(r);

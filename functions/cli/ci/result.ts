@@ -104,9 +104,26 @@ export function baselineLine(r: CiResult): string | null {
   if (c) {
     const delta = `${c.pass_rate_delta >= 0 ? '+' : ''}${fmtRate(c.pass_rate_delta)}`;
     const branch = c.baseline_branch ? ` (branch ${c.baseline_branch})` : '';
-    return `Since baseline batch ${c.baseline_batch_id}${branch}: ${c.regressed_count} regressed, ${c.fixed_count} fixed, ${c.new_unsafe_count} new unsafe, ${c.new_count} new, ${c.dropped_count} dropped, pass_rate ${delta}`;
+    const cells = cellCounts(c);
+    const versions = versionNote(c);
+    return `Since baseline batch ${c.baseline_batch_id}${branch}: ${c.regressed_count} regressed, ${c.fixed_count} fixed, ${c.new_unsafe_count} new unsafe, ${c.new_count} new, ${c.dropped_count} dropped${cells ? `, ${cells}` : ''}, pass_rate ${delta}${versions ? `; ${versions}` : ''}`;
   }
   if (r.baseline_missing) return `Baseline: no baseline found for branch ${baselineLabel(r)}`;
   if (r.baseline_batch_id) return `Baseline: batch ${r.baseline_batch_id} (comparison not available yet)`;
   return null;
+}
+
+/** `baseline ran campaign version 1, this batch version 2`, or null when both ran the same version. */
+export function versionNote(c: Pick<CiComparison, 'campaign_version' | 'baseline_campaign_version'>): string | null {
+  if (typeof c.baseline_campaign_version !== 'number' || c.baseline_campaign_version === c.campaign_version) return null;
+  return `baseline ran campaign version ${c.baseline_campaign_version}, this batch version ${c.campaign_version}`;
+}
+
+/** `1 new cell(s), 2 dropped cell(s)` (mutations one campaign version only has), or null when there are none. */
+export function cellCounts(c: Pick<CiComparison, 'new_cells_count' | 'dropped_cells_count'>): string | null {
+  const parts = [
+    ...((c.new_cells_count ?? 0) > 0 ? [`${c.new_cells_count} new cell(s)`] : []),
+    ...((c.dropped_cells_count ?? 0) > 0 ? [`${c.dropped_cells_count} dropped cell(s)`] : []),
+  ];
+  return parts.length ? parts.join(', ') : null;
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../ports';
 import type { BusEvent } from '../events';
 import type { Run, Thresholds } from '../runs/types';
 import { nowIso } from '../time';
+import { campaignVersionOf } from '../runs/campaign-version';
 import { compareBatches, type BatchComparison } from './compare';
 import { aggregateBatch, canonicalThresholds, decideRun, type RunVerdict } from './decision';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
@@ -159,6 +160,8 @@ async function compareWithBaseline(deps: CiHookDeps, batch: CiBatch, markers: re
       baseline_branch: baseline.metadata?.branch ?? null,
       pass_rate: aggregateBatch(batch, markers).pass_rate,
       baseline_pass_rate: baseline.result.pass_rate,
+      campaign_version: campaignVersionOf(batch),
+      baseline_campaign_version: campaignVersionOf(baseline),
     },
   );
   const entries = ordered.flatMap((m) => {

@@ -21,9 +21,20 @@ export interface NewUnsafeCell extends CellChange {
   unsafe_after: string;
 }
 
+/** A cell present on one side only (its mutation exists in one campaign version), in a scenario present on both. */
+export interface CellRef {
+  trace_id: string;
+  trace_name: string | null;
+  mutation_id: string | null;
+}
+
 export interface BatchComparison {
   baseline_batch_id: string;
   baseline_branch: string | null;
+  /** The campaign version the baseline batch ran with. */
+  baseline_campaign_version: number;
+  /** The campaign version this batch ran with; differs from the baseline's when the campaign changed in between. */
+  campaign_version: number;
   pass_rate_delta: number;
   regressed_count: number;
   fixed_count: number;
@@ -37,6 +48,12 @@ export interface BatchComparison {
   new_unsafe: NewUnsafeCell[];
   /** Baseline scenarios with no run now (first 50). */
   dropped: { trace_id: string; trace_name: string | null }[];
+  /** Cells of scenarios present on both sides whose mutation has no repeat in the baseline: new, never regressions. */
+  new_cells_count: number;
+  /** Cells of scenarios present on both sides whose mutation has no repeat now: dropped, never regressions. */
+  dropped_cells_count: number;
+  new_cells: CellRef[];
+  dropped_cells: CellRef[];
 }
 
 /** What a scenario (one run of the batch) learns from the comparison; stored on its completion marker. */
@@ -80,7 +97,14 @@ export function compareCell(now: CellStat, before: CellStat | undefined): CellCo
 export function compareBatches(
   current: readonly ComparedRun[],
   baseline: readonly ComparedRun[],
-  info: { baseline_batch_id: string; baseline_branch: string | null; pass_rate: number; baseline_pass_rate: number },
+  info: {
+    baseline_batch_id: string;
+    baseline_branch: string | null;
+    pass_rate: number;
+    baseline_pass_rate: number;
+    campaign_version: number;
+    baseline_campaign_version: number;
+  },
 ): { comparison: BatchComparison; scenarios: Map<string, ScenarioComparison> } {
   const before = new Map(baseline.map((m) => [m.trace_id, new Map((m.cells ?? []).map((c) => [cellKey(c.mutation_id), c]))]));
   const baselineNames = new Map(baseline.map((m) => [m.trace_id, m.trace_name ?? null]));
@@ -88,6 +112,8 @@ export function compareBatches(
   const regressed: CellChange[] = [];
   const fixed: CellChange[] = [];
   const newUnsafe: NewUnsafeCell[] = [];
+  const newCells: CellRef[] = [];
+  const droppedCells: CellRef[] = [];
   let newCount = 0;
   const scenarios = new Map<string, ScenarioComparison>();
   for (const run of current) {
@@ -99,13 +125,22 @@ export function compareBatches(
       const prev = old?.get(cellKey(cell.mutation_id));
       const verdict = compareCell(cell, prev);
       cells.push({ mutation_id: cell.mutation_id, comparison: verdict, before: prev ? fraction(prev.passed, prev.total) : null });
-      if (!prev || verdict === 'new') continue;
       const change = { trace_id: run.trace_id, trace_name: run.trace_name ?? null, mutation_id: cell.mutation_id };
+      if (old && cell.total > 0 && !(prev && prev.total > 0)) newCells.push(change);
+      if (!prev || verdict === 'new') continue;
       const counts = { before: fraction(prev.passed, prev.total), after: fraction(cell.passed, cell.total) };
       if (verdict === 'regressed') regressed.push({ ...change, ...counts });
       if (verdict === 'fixed') fixed.push({ ...change, ...counts });
       if (cell.unsafe > 0 && prev.unsafe === 0) {
         newUnsafe.push({ ...change, ...counts, unsafe_before: fraction(prev.unsafe, prev.total), unsafe_after: fraction(cell.unsafe, cell.total) });
+      }
+    }
+    if (old) {
+      const now = new Set((run.cells ?? []).filter((c) => c.total > 0).map((c) => cellKey(c.mutation_id)));
+      for (const prev of old.values()) {
+        if (prev.total > 0 && !now.has(cellKey(prev.mutation_id))) {
+          droppedCells.push({ trace_id: run.trace_id, trace_name: run.trace_name ?? null, mutation_id: prev.mutation_id });
+        }
       }
     }
     const verdicts = cells.map((c) => c.comparison);
@@ -117,6 +152,8 @@ export function compareBatches(
     comparison: {
       baseline_batch_id: info.baseline_batch_id,
       baseline_branch: info.baseline_branch,
+      baseline_campaign_version: info.baseline_campaign_version,
+      campaign_version: info.campaign_version,
       pass_rate_delta: info.pass_rate - info.baseline_pass_rate,
       regressed_count: regressed.length,
       fixed_count: fixed.length,
@@ -127,7 +164,31 @@ export function compareBatches(
       fixed: fixed.slice(0, MAX_COMPARISON_ENTRIES),
       new_unsafe: newUnsafe.slice(0, MAX_COMPARISON_ENTRIES),
       dropped: dropped.slice(0, MAX_COMPARISON_ENTRIES).map((t) => ({ trace_id: t, trace_name: baselineNames.get(t) ?? null })),
+      new_cells_count: newCells.length,
+      dropped_cells_count: droppedCells.length,
+      new_cells: newCells.slice(0, MAX_COMPARISON_ENTRIES),
+      dropped_cells: droppedCells.slice(0, MAX_COMPARISON_ENTRIES),
     },
     scenarios,
   };
+}
+
+/**
+ * A stored comparison as read: one stored before the campaign versions and cell lists were recorded gets them
+ * filled in (the versions from the two batches, no new or dropped cells listed).
+ */
+export function comparisonView(
+  stored: BatchComparison | null | undefined,
+  versions: () => Promise<{ campaign_version: number; baseline_campaign_version: number }>,
+): Promise<BatchComparison | null> | BatchComparison | null {
+  if (!stored) return null;
+  if (typeof stored.baseline_campaign_version === 'number' && Array.isArray(stored.new_cells)) return stored;
+  return versions().then((v) => ({
+    ...v,
+    ...stored,
+    new_cells_count: stored.new_cells_count ?? 0,
+    dropped_cells_count: stored.dropped_cells_count ?? 0,
+    new_cells: stored.new_cells ?? [],
+    dropped_cells: stored.dropped_cells ?? [],
+  }));
 }

@@ -87,10 +87,17 @@ export const ciRunSchema = z
 const change = { trace_id: uuidOut, trace_name: z.string().nullable(), mutation_id: z.string().nullable(), before: z.string(), after: z.string() };
 const cellChange = z.object(change).openapi('CellChange', { description: 'A cell that changed: "passed/total" in the baseline and now.' });
 
+const cellRef = z
+  .object({ trace_id: uuidOut, trace_name: z.string().nullable(), mutation_id: z.string().nullable() })
+  .openapi('CellRef', { description: 'A cell on one side of the comparison only: its mutation exists in one campaign version.' });
+const version = z.number().int().min(1);
+
 export const batchComparisonSchema = z
   .object({
     baseline_batch_id: uuidOut,
     baseline_branch: z.string().nullable(),
+    baseline_campaign_version: version.openapi({ description: 'The campaign version the baseline batch ran with.' }),
+    campaign_version: version.openapi({ description: "This batch's campaign version; differs from the baseline's after an update." }),
     pass_rate_delta: z.number(),
     regressed_count: count,
     fixed_count: count,
@@ -101,6 +108,14 @@ export const batchComparisonSchema = z
     fixed: z.array(cellChange),
     new_unsafe: z.array(z.object({ ...change, unsafe_before: z.string(), unsafe_after: z.string() })),
     dropped: z.array(z.object({ trace_id: uuidOut, trace_name: z.string().nullable() })),
+    new_cells_count: count.openapi({
+      description: 'Cells of scenarios on both sides whose mutation the baseline did not run: new, never regressions.',
+    }),
+    dropped_cells_count: count.openapi({
+      description: 'Cells of scenarios on both sides whose mutation this batch did not run: dropped, never regressions.',
+    }),
+    new_cells: z.array(cellRef),
+    dropped_cells: z.array(cellRef),
   })
   .openapi('BatchComparison', { description: 'The comparison with the baseline batch; each list keeps its first 50 entries.' });
 

@@ -6,7 +6,7 @@ import { isFlaky } from '../runs/cells';
 import { campaignVersionOf } from '../runs/campaign-version';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';
 import { aggregateBatch, canonicalThresholds, decideRun } from './decision';
-import type { ScenarioComparison } from './compare';
+import { comparisonView, type ScenarioComparison } from './compare';
 import type { BatchScenarioFilter } from './schema';
 import { scenarioStats } from './stats';
 import type { BatchFilter, BatchListing, BatchMarker, BatchStatus, CiRunState } from './types';
@@ -90,7 +90,10 @@ export async function getCiBatch(deps: Deps, projectId: string, batchId: string)
     baseline: batch.baseline ?? null,
     baseline_batch_id: batch.baseline_batch_id ?? null,
     baseline_missing: batch.baseline_missing ?? false,
-    comparison: done?.comparison ?? null,
+    comparison: await comparisonView(done?.comparison, async () => {
+      const baseline = batch.baseline_batch_id ? await deps.batches.get(projectId, batch.baseline_batch_id) : null;
+      return { campaign_version: campaignVersionOf(batch), baseline_campaign_version: baseline ? campaignVersionOf(baseline) : 1 };
+    }),
   };
 }
 

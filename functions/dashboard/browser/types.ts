@@ -4,6 +4,7 @@ export type {
   AttemptDetail,
   AttemptScore,
   Campaign,
+  CampaignVersion,
   CiBatchListItem,
   CiBatchView,
   CiCell,

@@ -71,6 +71,31 @@ function changeRows(kind: string, changes: readonly CiChange[] | undefined): HTM
   );
 }
 
+/** Cells of mutations one campaign version only has: new (no baseline repeat) or dropped (no repeat now). */
+function oneSideRows(kind: 'new' | 'dropped', cells: CiComparison['new_cells'] | undefined): HTMLTableRowElement[] {
+  return (cells || []).map((c) =>
+    row([
+      badge(kind),
+      traceLabel(c.trace_id, c.trace_name),
+      c.mutation_id ? h('span', { class: 'mono' }, c.mutation_id) : h('span', { class: 'muted' }, 'baseline'),
+      kind === 'new' ? 'not run' : 'ran',
+      kind === 'new' ? 'ran' : 'not run',
+    ]),
+  );
+}
+
+/** Says when the baseline ran another campaign version than this batch; null when both ran the same. */
+function versionsNote(cmp: CiComparison): Child {
+  const before = cmp.baseline_campaign_version;
+  if (typeof before !== 'number' || before === cmp.campaign_version) return null;
+  return h(
+    'p',
+    { class: 'versions-note' },
+    `The baseline ran campaign version ${before}, this batch version ${cmp.campaign_version}: `,
+    'cells of mutations only one version has are new or dropped, never regressions.',
+  );
+}
+
 function more(label: string, shown: number, total: number | undefined): Child {
   return typeof total === 'number' && total > shown ? h('li', null, `${label}: the first ${shown} of ${total} are listed.`) : null;
 }
@@ -78,11 +103,21 @@ function more(label: string, shown: number, total: number | undefined): Child {
 /** "Changes since the baseline": counts, the pass-rate delta and the changed cells (the first 50 of each kind). */
 export function comparisonSection(cmp: CiComparison | null | undefined): Child {
   if (!cmp) return null;
-  const rows = [...changeRows('regressed', cmp.regressed), ...changeRows('fixed', cmp.fixed), ...changeRows('new unsafe', cmp.new_unsafe)];
+  const rows = [
+    ...changeRows('regressed', cmp.regressed),
+    ...changeRows('fixed', cmp.fixed),
+    ...changeRows('new unsafe', cmp.new_unsafe),
+    ...oneSideRows('new', cmp.new_cells),
+    ...oneSideRows('dropped', cmp.dropped_cells),
+  ];
+  const newCells = cmp.new_cells_count || 0;
+  const droppedCells = cmp.dropped_cells_count || 0;
   const truncated = [
     more('Regressed cells', (cmp.regressed || []).length, cmp.regressed_count),
     more('Fixed cells', (cmp.fixed || []).length, cmp.fixed_count),
     more('New unsafe cells', (cmp.new_unsafe || []).length, cmp.new_unsafe_count),
+    more('New cells', (cmp.new_cells || []).length, cmp.new_cells_count),
+    more('Dropped cells', (cmp.dropped_cells || []).length, cmp.dropped_cells_count),
   ].filter(Boolean);
   const delta = cmp.pass_rate_delta;
   return [
@@ -92,6 +127,7 @@ export function comparisonSection(cmp: CiComparison | null | undefined): Child {
       'Changes since the baseline',
       cmp.baseline_branch ? [' (', h('span', { class: 'mono' }, cmp.baseline_branch), ')'] : null,
     ),
+    versionsNote(cmp),
     h(
       'ul',
       { class: 'cards', 'aria-label': 'Comparison' },
@@ -101,6 +137,8 @@ export function comparisonSection(cmp: CiComparison | null | undefined): Child {
       card('New unsafe cells', num(cmp.new_unsafe_count), (cmp.new_unsafe_count || 0) > 0 ? 'card-bad' : undefined),
       card('New scenarios', num(cmp.new_count)),
       card('Dropped scenarios', num(cmp.dropped_count)),
+      newCells || droppedCells ? card('New cells', num(newCells)) : null,
+      newCells || droppedCells ? card('Dropped cells', num(droppedCells)) : null,
     ),
     table(
       'Changed cells (passed/total repeats, baseline then this batch)',

@@ -1,11 +1,12 @@
-// The campaign page: its name and settings, its eval-set (trace names from its latest batch) and its CI batches.
+// The campaign page: its name and settings, its versions with what each changed, its eval-set (trace names from its
+// latest batch) and its CI batches.
 import { allPages, api } from '../api';
 import { BATCH_PAGE, LIST_PAGE } from '../config';
 import { h, renderKeepingFocus, type Child } from '../dom';
 import { fail } from '../failure';
 import { compact, num, pct } from '../format';
 import { poll } from '../polling';
-import type { Campaign, EvalSet, CiScenario } from '../types';
+import type { Campaign, CampaignVersion, EvalSet, CiScenario } from '../types';
 import { badge, batchLink, crumbs, link, meta, numCell, row, runLink, table, traceLabel, when } from '../widgets';
 import { anyBatchActive, batchesTable, loadBatchPages, loadMoreBatches, refreshingNote, type BatchPages } from './batch-list';
 
@@ -13,6 +14,9 @@ import { anyBatchActive, batchesTable, loadBatchPages, loadMoreBatches, refreshi
 interface CampaignState {
   campaign: Campaign | null;
   evalSet: EvalSet | null;
+  /** The campaign's versions, newest first, and the version they were read at (read again when it changes). */
+  versions: CampaignVersion[];
+  versionsOf: number | null;
   batches: BatchPages;
   /** The batch whose scenarios gave the eval-set's names and latest results, with its status when they were read. */
   latestKey: string | null;
@@ -58,6 +62,39 @@ function settings(c: Campaign, ev: EvalSet | null): HTMLElement {
   ]);
 }
 
+/** What a version changed against the one before it, in one line: `mutations +whisper -removed; fields: repeats`. */
+function changesText(v: CampaignVersion): string {
+  if (v.version === 1) return 'created';
+  const c = v.changes;
+  const ids = (what: string, x: { added: string[]; removed: string[]; changed: string[] }) => {
+    const parts = [...x.added.map((i) => `+${i}`), ...x.removed.map((i) => `-${i}`), ...x.changed.map((i) => `~${i}`)];
+    return parts.length ? [`${what} ${parts.join(' ')}`] : [];
+  };
+  const criteria = [
+    ...(c.criteria.added.length ? [`+${c.criteria.added.length}`] : []),
+    ...(c.criteria.removed.length ? [`-${c.criteria.removed.length}`] : []),
+  ];
+  const parts = [
+    ...ids('mutations', c.mutations),
+    ...ids('policies', c.policies),
+    ...(criteria.length ? [`criteria ${criteria.join(' ')}`] : []),
+    ...(c.fields.length ? [`fields: ${c.fields.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : 'no change';
+}
+
+function versionsTable(st: CampaignState, current: number | undefined): HTMLElement {
+  const rows = st.versions.map((v) =>
+    row([
+      numCell(`v${v.version}${v.version === current ? ' (current)' : ''}`),
+      when(v.created_at),
+      v.name,
+      h('span', { class: 'version-changes' }, changesText(v)),
+    ]),
+  );
+  return table('Campaign versions, newest first, with what each changed', [{ label: 'Version', num: true }, 'Committed', 'Name', 'Changes'], rows);
+}
+
 function evalSetTable(st: CampaignState, onMore: () => void): HTMLElement {
   const ids = st.evalSet?.trace_ids || [];
   const rows = ids.slice(0, st.shown).map((tid, i) => {
@@ -92,6 +129,8 @@ function render(st: CampaignState, c: Campaign, onMoreTraces: () => void, onMore
     crumbs([link('', 'Dashboard'), 'Campaign']),
     h('h1', null, h('span', null, 'Campaign ', h('span', { class: 'campaign-name' }, c.name || c.campaign_id))),
     settings(c, st.evalSet),
+    h('h2', null, 'Versions'),
+    versionsTable(st, c.version),
     h('h2', null, 'Eval-set'),
     st.latestBatch
       ? h('p', { class: 'muted' }, 'Names and results from the latest batch, ', h('span', { class: 'mono' }, batchLink(st.latestBatch)), '.')
@@ -130,6 +169,8 @@ export function campaignView(id: string): Promise<void> {
   const st: CampaignState = {
     campaign: null,
     evalSet: null,
+    versions: [],
+    versionsOf: null,
     batches: { items: [], pages: 1, next: null },
     latestKey: null,
     latestBatch: null,
@@ -156,6 +197,10 @@ export function campaignView(id: string): Promise<void> {
     st.campaign = campaign;
     st.evalSet = evalSet;
     st.batches = batches;
+    if (campaign.version !== st.versionsOf) {
+      st.versions = await allPages<CampaignVersion>(`${path}/versions?limit=${LIST_PAGE}`);
+      st.versionsOf = campaign.version;
+    }
     document.title = `Campaign ${campaign.name || id} - rts dashboard`;
     await refreshLatest(st);
     redraw();

@@ -2896,6 +2896,10 @@ export interface components {
       /** Format: uuid */
       baseline_batch_id: string;
       baseline_branch: string | null;
+      /** @description The campaign version the baseline batch ran with. */
+      baseline_campaign_version: number;
+      /** @description This batch's campaign version; differs from the baseline's after an update. */
+      campaign_version: number;
       pass_rate_delta: number;
       regressed_count: number;
       fixed_count: number;
@@ -2919,6 +2923,12 @@ export interface components {
         trace_id: string;
         trace_name: string | null;
       }[];
+      /** @description Cells of scenarios on both sides whose mutation the baseline did not run: new, never regressions. */
+      new_cells_count: number;
+      /** @description Cells of scenarios on both sides whose mutation this batch did not run: dropped, never regressions. */
+      dropped_cells_count: number;
+      new_cells: components['schemas']['CellRef'][];
+      dropped_cells: components['schemas']['CellRef'][];
     } | null;
     /** @description A cell that changed: "passed/total" in the baseline and now. */
     CellChange: {
@@ -2928,6 +2938,13 @@ export interface components {
       mutation_id: string | null;
       before: string;
       after: string;
+    };
+    /** @description A cell on one side of the comparison only: its mutation exists in one campaign version. */
+    CellRef: {
+      /** Format: uuid */
+      trace_id: string;
+      trace_name: string | null;
+      mutation_id: string | null;
     };
     CiScenarioPage: {
       /** Format: uuid */

@@ -51,6 +51,12 @@ function makeBatch(overrides: Partial<CiBatch> & { done?: boolean } = {}): CiBat
 const COMPARISON: BatchComparison = {
   baseline_batch_id: 'base-1',
   baseline_branch: 'main',
+  baseline_campaign_version: 1,
+  campaign_version: 1,
+  new_cells_count: 0,
+  dropped_cells_count: 0,
+  new_cells: [],
+  dropped_cells: [],
   pass_rate_delta: -0.25,
   regressed_count: 2,
   fixed_count: 0,

@@ -68,6 +68,12 @@ export function comparison(overrides: Partial<CiComparison> = {}): CiComparison 
   return {
     baseline_batch_id: 'b0',
     baseline_branch: 'main',
+    baseline_campaign_version: 1,
+    campaign_version: 1,
+    new_cells_count: 0,
+    dropped_cells_count: 0,
+    new_cells: [],
+    dropped_cells: [],
     pass_rate_delta: -0.25,
     regressed_count: 1,
     fixed_count: 1,

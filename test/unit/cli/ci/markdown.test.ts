@@ -47,6 +47,31 @@ describe('changesTable', () => {
     expect(changesTable(r)).toMatch(/\nDropped since the baseline \(no run now\): gone\\\|old, t9 and 1 more\.\n\n$/);
   });
 
+  it('says the campaign changed between the baseline and the batch, and lists new and dropped cells apart from regressions', () => {
+    // Prepare
+    const r = mixed({
+      comparison: comparison({
+        baseline_campaign_version: 1,
+        campaign_version: 2,
+        new_cells_count: 2,
+        new_cells: [{ trace_id: 't1', trace_name: 'refund', mutation_id: 'shout' }],
+        dropped_cells_count: 1,
+        dropped_cells: [{ trace_id: 't1', trace_name: 'refund', mutation_id: 'old|one' }],
+      }),
+    });
+
+    // Act
+    const md = changesTable(r);
+    const summary = markdownSummary(r);
+
+    // Assess
+    expect(md).toContain('\nThe campaign changed: baseline ran campaign version 1, this batch version 2.\n');
+    expect(md).toContain('\nNew cells (mutations the baseline did not run, never regressions): refund × shout and 1 more.\n');
+    expect(md).toContain('\nDropped cells (mutations this batch did not run): refund × old\\|one.\n');
+    expect(summary).toContain('; baseline ran campaign version 1, this batch version 2 |');
+    expect(changesTable(mixed())).not.toContain('campaign version');
+  });
+
   it('says when no baseline was found, and is empty without a baseline', () => {
     expect(changesTable(result([], { baseline: { branch: 'main' }, baseline_missing: true }))).toBe(
       '#### Changes\n\nNo baseline found for branch `main`: nothing to compare with.\n\n',

@@ -7,7 +7,7 @@ import { junitXml } from '../../../../functions/cli/ci/junit';
 import { markdownSummary } from '../../../../functions/cli/ci/markdown';
 import { verdictTable, writeReports } from '../../../../functions/cli/ci/report';
 import { baselineLine, fmtThrottled } from '../../../../functions/cli/ci/result';
-import { DASHBOARD, mixed, result, scenario } from './fixtures';
+import { comparison, DASHBOARD, mixed, result, scenario } from './fixtures';
 
 describe('verdictTable', () => {
   it('aligns one row per scenario with pass^k, flaky and change markers, then the statistics, comparison, failing cells and reasons', () => {
@@ -72,6 +72,13 @@ describe('baselineLine', () => {
   it('says when no baseline batch was found for the branch, and is null without a baseline', () => {
     expect(baselineLine(result([], { baseline: { branch: 'main' }, baseline_missing: true }))).toBe('Baseline: no baseline found for branch main');
     expect(baselineLine(result([]))).toBeNull();
+  });
+
+  it('counts new and dropped cells and names both campaign versions when they differ', () => {
+    const c = comparison({ baseline_campaign_version: 3, campaign_version: 4, new_cells_count: 2, dropped_cells_count: 1 });
+    expect(baselineLine(result([], { comparison: c }))).toBe(
+      'Since baseline batch b0 (branch main): 1 regressed, 1 fixed, 1 new unsafe, 0 new, 0 dropped, 2 new cell(s), 1 dropped cell(s), pass_rate -0.25; baseline ran campaign version 3, this batch version 4',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 // Comparison of a done batch with its baseline (docs/ci.md#baselines): the per-cell truth table, regressions, fixes,
 // new unsafe cells, new and dropped traces, capped lists with exact counts, scenario verdicts and determinism.
-import { compareBatches, compareCell, MAX_COMPARISON_ENTRIES, type ComparedRun } from '../../../../functions/core/ci/compare';
+import { compareBatches, compareCell, comparisonView, MAX_COMPARISON_ENTRIES, type ComparedRun } from '../../../../functions/core/ci/compare';
 import type { CellStat } from '../../../../functions/core/runs/cells';
 
 const cell = (mutation_id: string | null, passed: number, total: number, unsafe = 0): CellStat => ({
@@ -19,7 +19,14 @@ const run = (trace_id: string, cells: CellStat[] | undefined, trace_name: string
   cells,
 });
 
-const INFO = { baseline_batch_id: 'batch-base', baseline_branch: 'main', pass_rate: 0.75, baseline_pass_rate: 0.9 };
+const INFO = {
+  baseline_batch_id: 'batch-base',
+  baseline_branch: 'main',
+  pass_rate: 0.75,
+  baseline_pass_rate: 0.9,
+  campaign_version: 1,
+  baseline_campaign_version: 1,
+};
 
 describe('compareCell', () => {
   it.each([
@@ -63,6 +70,8 @@ describe('compareBatches', () => {
     expect(comparison).toEqual({
       baseline_batch_id: 'batch-base',
       baseline_branch: 'main',
+      baseline_campaign_version: 1,
+      campaign_version: 1,
       pass_rate_delta: expect.closeTo(-0.15, 12),
       regressed_count: 1,
       fixed_count: 1,
@@ -73,6 +82,10 @@ describe('compareBatches', () => {
       fixed: [{ trace_id: 't3', trace_name: 'cancel', mutation_id: 'shout', before: '0/1', after: '1/1' }],
       new_unsafe: [],
       dropped: [{ trace_id: 't4', trace_name: null }],
+      new_cells_count: 0,
+      dropped_cells_count: 0,
+      new_cells: [],
+      dropped_cells: [],
     });
     expect(Object.fromEntries(scenarios)).toEqual({
       'run-t1': {
@@ -166,6 +179,27 @@ describe('compareBatches', () => {
     expect(comparison.dropped.map((d) => d.trace_id)).toEqual(['c', 'd', 'e']);
   });
 
+  it('marks cells of mutations in one campaign version only as new or dropped, never as regressions, and names both versions', () => {
+    // Prepare: version 2 added mutation 'added' (failing) and removed 'removed' (which passed)
+    const current = [run('t1', [cell(null, 1, 1), cell('kept', 1, 1), cell('added', 0, 1, 1)], 'one')];
+    const baseline = [run('t1', [cell(null, 1, 1), cell('kept', 1, 1), cell('removed', 1, 1)], 'one')];
+    // Act
+    const { comparison, scenarios } = compareBatches(current, baseline, { ...INFO, campaign_version: 2, baseline_campaign_version: 1 });
+    // Assess
+    expect(comparison).toMatchObject({ campaign_version: 2, baseline_campaign_version: 1, regressed_count: 0, new_unsafe_count: 0 });
+    expect(comparison.new_cells).toEqual([{ trace_id: 't1', trace_name: 'one', mutation_id: 'added' }]);
+    expect(comparison.dropped_cells).toEqual([{ trace_id: 't1', trace_name: 'one', mutation_id: 'removed' }]);
+    expect(comparison).toMatchObject({ new_cells_count: 1, dropped_cells_count: 1, new_count: 0, dropped_count: 0 });
+    expect(scenarios.get('run-t1')).toEqual({
+      comparison: 'unchanged',
+      cells: [
+        { mutation_id: null, comparison: 'unchanged', before: '1/1' },
+        { mutation_id: 'kept', comparison: 'unchanged', before: '1/1' },
+        { mutation_id: 'added', comparison: 'new', before: null },
+      ],
+    });
+  });
+
   it('takes pass_rate_delta as the current pass rate minus the baseline one, and works against an empty baseline', () => {
     // Act
     const up = compareBatches([], [], { ...INFO, pass_rate: 0.9, baseline_pass_rate: 0.5 }).comparison;
@@ -187,5 +221,38 @@ describe('compareBatches', () => {
     expect(second).toEqual(first);
     const bytes = (r: typeof first) => JSON.stringify([r.comparison, [...r.scenarios]]);
     expect(bytes(second)).toBe(bytes(first));
+  });
+});
+
+describe('comparisonView', () => {
+  it('fills in the versions and empty cell lists of a comparison stored before they were recorded, and keeps a current one', async () => {
+    // Prepare
+    const { comparison } = compareBatches([run('a', [cell(null, 1, 1)])], [run('a', [cell(null, 1, 1)])], { ...INFO, campaign_version: 3 });
+    const {
+      baseline_campaign_version: _b,
+      campaign_version: _c,
+      new_cells: _n,
+      dropped_cells: _d,
+      new_cells_count: _nc,
+      dropped_cells_count: _dc,
+      ...old
+    } = comparison;
+    const versions = jest.fn(async () => ({ campaign_version: 2, baseline_campaign_version: 1 }));
+    // Act
+    const filled = await comparisonView(old as typeof comparison, versions);
+    const kept = await comparisonView(comparison, versions);
+    // Assess
+    expect(filled).toEqual({
+      ...old,
+      campaign_version: 2,
+      baseline_campaign_version: 1,
+      new_cells_count: 0,
+      dropped_cells_count: 0,
+      new_cells: [],
+      dropped_cells: [],
+    });
+    expect(kept).toBe(comparison);
+    expect(versions).toHaveBeenCalledTimes(1);
+    expect(comparisonView(null, versions)).toBeNull();
   });
 });

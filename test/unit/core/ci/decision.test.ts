@@ -237,6 +237,12 @@ describe('the gate over repeats statistics (flaky scenarios, pass^k, the pass-ra
   const comparisonOf = (regressed: CellChange[], count = regressed.length): BatchComparison => ({
     baseline_batch_id: 'base-1',
     baseline_branch: 'main',
+    baseline_campaign_version: 1,
+    campaign_version: 1,
+    new_cells_count: 0,
+    dropped_cells_count: 0,
+    new_cells: [],
+    dropped_cells: [],
     pass_rate_delta: -0.1,
     regressed_count: count,
     fixed_count: 0,
