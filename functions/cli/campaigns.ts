@@ -21,7 +21,7 @@ service's <RTS_DATA_DIR or .rts>/credentials.json). Exit 0, or 2 on an error.
 
 const targetOf = (c: Campaign): string => {
   const t = c.target as { type: string; url?: string; base_url?: string; model?: string };
-  return t.type === 'http' ? `http ${t.url}` : t.type === 'openai' ? `openai ${t.model} ${t.base_url}` : t.type;
+  return t.type === 'http' || t.type === 'mcp' ? `${t.type} ${t.url}` : t.type === 'openai' ? `openai ${t.model} ${t.base_url}` : t.type;
 };
 
 /** Runs `rts campaigns <argv>`; resolves to the exit code. */

@@ -80,6 +80,8 @@ describe('rts campaigns and rts open', () => {
       trace_id: (await svc.api('GET', `/v1/campaigns/${id}/eval-set`)).body.trace_ids[0],
     });
     const batch = await svc.api('POST', '/v1/ci/runs', { campaign_id: id });
+    const mcpName = `listed mcp ${Date.now()}`;
+    const mcpId = await createCampaign(svc, { name: mcpName, target: { type: 'mcp', url: 'http://127.0.0.1:9/invoke' } });
     // Act
     const list = await cli(runCampaigns, ['list']);
     const show = await cli(runCampaigns, ['show', name]);
@@ -87,6 +89,7 @@ describe('rts campaigns and rts open', () => {
     // Assess
     expect(list.out).toMatch(/^campaign +version +name +target +mutations +eval-set$/m);
     expect(list.out).toMatch(new RegExp(`^${id} +1 +${name} +recorded +0 +1 \\(min 0\\)$`, 'm'));
+    expect(list.out).toMatch(new RegExp(`^${mcpId} +1 +${mcpName} +mcp http://127\\.0\\.0\\.1:9/invoke +0 +0`, 'm'));
     expect(show.out).toMatch(new RegExp(`^campaign {3}${id}$`, 'm'));
     expect(show.out).toContain('Versions (newest first):');
     const base = `${svc.url}/dashboard`;
