@@ -60,7 +60,8 @@ async function startChildStore(opts: EmbeddedStoreOptions, secret: string): Prom
   const host = opts.host ?? '127.0.0.1';
   const child = fork(join(__dirname, 'store-child.js'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
+    // Nothing of the service's own flags but a CPU profile (`--cpu-prof --cpu-prof-dir=<dir>`), which the store then writes too.
+    execArgv: process.execArgv.filter((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof-dir=')),
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(`embedded store: ${m.error}`))));

@@ -1,10 +1,13 @@
 // `npm run bench -- peer`: time to verdict on a plain eval workload, rts against the tool a team would pick instead.
-// 1,000 single-question cases, each one HTTP call to the same local agent that answers at once, a `contains` check
-// per case. Three contestants, each a process of its own, timed from spawn to exit:
+// W1000: 1,000 single-question cases, each one HTTP call to the same local agent (it answers after PEER_AGENT_MS,
+// default 50 ms: a fast model endpoint), a `contains` check per case. Three contestants, each a process of its own,
+// timed from spawn to exit:
 //   floor     a bare script making the same 1,000 calls (keep-alive, 16 at a time)
-//   promptfoo promptfoo 0.123.1 `eval` with its HTTP provider, at its default concurrency, -j 16 and -j 32 (best kept)
+//   promptfoo promptfoo 0.123.1 `eval --no-write` with its HTTP provider, at its default concurrency, -j 16 and -j 32
+//             (best kept)
 //   rts       `rts ci run` against `rts serve` (a fresh service process), a campaign without mutations whose
 //             eval-set is the 1,000 traces; the first batch after the start and the next one
+// The agent measures how many calls each contestant keeps in flight (time-weighted mean over its window).
 // promptfoo needs Node 22: both come from npm into a scratch folder (never the project's dependencies).
 import './bench-env';
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,14 +22,26 @@ export const PROMPTFOO_VERSION = '0.123.1';
 const NODE22 = 'node@22';
 const CHECK = 'rts-peer-ok';
 
+/** How many agent calls a contestant kept in flight: the time-weighted mean over its window, and the most at once. */
+export interface InFlight {
+  mean: number;
+  peak: number;
+}
+
 export interface PeerTimes {
   cases: number;
+  /** The agent's answer time, ms. */
+  agentMs: number;
   floorMs: number;
-  promptfoo: { concurrency: string; ms: number }[];
+  floorInFlight: InFlight;
+  promptfooInFlight: InFlight | null;
+  rtsInFlight: InFlight[];
+  promptfoo: { concurrency: string; ms: number; inFlight: InFlight }[];
   promptfooBestMs: number;
   promptfooBest: string;
   rtsFirstMs: number;
   rtsSecondMs: number;
+  /** The warm batch (the next one): what the ratios compare. */
   rtsMs: number;
   /** CPU seconds of the service process and of its store child during each batch (Linux), else null. */
   rtsCpu: { service: number; store: number }[] | null;
@@ -53,14 +68,38 @@ export function peerTools(): { dir: string; node: string; promptfoo: string } {
   return { dir, node, promptfoo };
 }
 
-/** The agent every contestant calls: answers each POST at once with the question echoed and the checked string. */
-async function startAgent(): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+interface Agent {
+  url: string;
+  calls: () => number;
+  /** Starts a new measurement window of calls in flight; the function returned ends it. */
+  window: () => () => InFlight;
+  close: () => Promise<void>;
+}
+
+/**
+ * The agent every contestant calls: answers each POST after `latencyMs` with the question echoed and the checked
+ * string, and integrates the number of calls in flight over time (from each request's end of body to its answer).
+ */
+async function startAgent(latencyMs: number): Promise<Agent> {
   let calls = 0;
+  let inFlight = 0;
+  let area = 0;
+  let peak = 0;
+  let last = performance.now();
+  const change = (delta: number) => {
+    const now = performance.now();
+    area += inFlight * (now - last);
+    last = now;
+    inFlight += delta;
+    peak = Math.max(peak, inFlight);
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       calls++;
+      change(1);
+      if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       let question = '';
       try {
         const messages = JSON.parse(Buffer.concat(chunks).toString('utf8')).messages as { role: string; content: unknown }[];
@@ -71,6 +110,7 @@ async function startAgent(): Promise<{ url: string; calls: () => number; close: 
       const body = JSON.stringify({ output: `You asked "${question}". ${CHECK}` });
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
       res.end(body);
+      change(-1);
     });
   });
   server.keepAliveTimeout = 30_000;
@@ -78,6 +118,16 @@ async function startAgent(): Promise<{ url: string; calls: () => number; close: 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/step`,
     calls: () => calls,
+    window: () => {
+      change(0);
+      const t0 = last;
+      area = 0;
+      peak = inFlight;
+      return () => {
+        change(0);
+        return { mean: area / Math.max(1, last - t0), peak };
+      };
+    },
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
@@ -155,8 +205,8 @@ interface RtsService {
 /** `rts serve` as a user starts it: its own process, fresh in-memory store. */
 async function startRts(dataDir: string): Promise<RtsService> {
   const env: NodeJS.ProcessEnv = { ...process.env, RTS_ACCESS_LOG: 'false' };
-  // PEER_PROFILE_DIR=<dir>: a CPU profile of the service process (node --cpu-prof), written when it stops.
-  const profile = process.env.PEER_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PEER_PROFILE_DIR] : [];
+  // PEER_PROFILE_DIR=<dir>: CPU profiles of the service process and of its store child (node --cpu-prof), written when they stop.
+  const profile = process.env.PEER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'rts.js'), 'serve', '--port', '0', '--in-memory', '--data-dir', dataDir], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -272,10 +322,13 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
   const tools = peerTools();
   const node22 = spawnSync(tools.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const work = mkdtempSync(join(tmpdir(), 'rts-peer-'));
-  const agent = await startAgent();
+  const agentMs = Number(process.env.PEER_AGENT_MS ?? 50);
+  const agent = await startAgent(agentMs);
   try {
     // Floor: the same calls from a bare script.
+    let end = agent.window();
     const floorMs = (await timed(process.execPath, ['-e', FLOOR_SCRIPT, agent.url, String(cases), '16', CHECK])).ms;
+    const floorInFlight = end();
 
     // promptfoo: its own config folder, no cache (every case calls the agent), no telemetry or update check.
     writeFileSync(join(work, 'promptfooconfig.yaml'), promptfooConfig(agent.url, cases));
@@ -289,11 +342,13 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     const promptfoo: PeerTimes['promptfoo'] = [];
     for (const j of process.env.PEER_RTS_ONLY ? [] : [undefined, '16', '32']) {
       const before = agent.calls();
-      const args = [tools.promptfoo, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-progress-bar', '--no-table', ...(j ? ['-j', j] : [])];
-      const { ms, stdout } = await timed(tools.node, args, { cwd: work, env: pfEnv });
+      const args = [tools.promptfoo, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-write', '--no-progress-bar', '--no-table'];
+      end = agent.window();
+      const { ms, stdout } = await timed(tools.node, [...args, ...(j ? ['-j', j] : [])], { cwd: work, env: pfEnv });
+      const inFlight = end();
       if (agent.calls() - before !== cases || !/1,000 passed|passed/.test(stdout))
         throw new Error(`promptfoo made ${agent.calls() - before} calls:\n${stdout}`);
-      promptfoo.push({ concurrency: j ?? 'default', ms });
+      promptfoo.push({ concurrency: j ?? 'default', ms, inFlight });
     }
     const best = promptfoo.reduce<PeerTimes['promptfoo'][number] | undefined>((a, b) => (a && a.ms <= b.ms ? a : b), undefined) ?? {
       concurrency: 'none',
@@ -305,16 +360,21 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     let rtsFirstMs: number;
     let rtsSecondMs: number;
     let rtsCpu: PeerTimes['rtsCpu'] = null;
+    const rtsInFlight: InFlight[] = [];
     try {
       const campaignId = await seedRts(svc, agent.url, cases);
       // The uploads leave work behind (their trace.created events on the bus): the first batch starts on a settled service.
       await settle(svc.pid);
       const before = agent.calls();
       const c0 = cpuSeconds(svc.pid);
+      end = agent.window();
       rtsFirstMs = await timeRtsCi(svc, campaignId, cases);
+      rtsInFlight.push(end());
       await settle(svc.pid);
       const c1 = cpuSeconds(svc.pid);
+      end = agent.window();
       rtsSecondMs = await timeRtsCi(svc, campaignId, cases);
+      rtsInFlight.push(end());
       const c2 = cpuSeconds(svc.pid);
       if (c0 && c1 && c2) {
         rtsCpu = [
@@ -328,13 +388,17 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     }
     return {
       cases,
+      agentMs,
       floorMs,
+      floorInFlight,
+      promptfooInFlight: promptfoo.find((p) => p.concurrency === best.concurrency)?.inFlight ?? null,
+      rtsInFlight,
       promptfoo,
       promptfooBestMs: best.ms,
       promptfooBest: best.concurrency,
       rtsFirstMs,
       rtsSecondMs,
-      rtsMs: Math.max(rtsFirstMs, rtsSecondMs),
+      rtsMs: rtsSecondMs,
       rtsCpu,
       node22,
     };
@@ -344,16 +408,27 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
   }
 }
 
+/** The goals the ratios are held to (printed beside them). */
+export const PEER_GOALS = { rtsOverFloor: 1.3, rtsOverPromptfoo: 0.75, firstOverWarm: 1.1 };
+
+/** `mean 15.2, peak 16` */
+export const inFlightText = (f: InFlight | null | undefined): string => (f ? `mean ${f.mean.toFixed(1)}, peak ${f.peak}` : 'n/a');
+
 export function printPeer(r: PeerTimes): void {
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`\n== Time to verdict: ${r.cases} single-question cases, one local agent (rts vs promptfoo ${PROMPTFOO_VERSION} vs floor) ==`);
-  console.log(`floor (bare script, keep-alive, 16 at a time)   ${s(r.floorMs)}`);
-  for (const p of r.promptfoo) console.log(`promptfoo eval, concurrency ${p.concurrency.padEnd(7)}           ${s(p.ms)} (Node ${r.node22})`);
-  const cpu = (i: number) => (r.rtsCpu ? ` (CPU: service ${r.rtsCpu[i].service.toFixed(1)} s, store ${r.rtsCpu[i].store.toFixed(1)} s)` : '');
-  console.log(`rts ci run, first batch after start             ${s(r.rtsFirstMs)}${cpu(0)}`);
-  console.log(`rts ci run, next batch                          ${s(r.rtsSecondMs)}${cpu(1)}`);
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const fl = (f: InFlight | null | undefined) => `agent calls in flight: ${inFlightText(f)}`;
   console.log(
-    `rts / promptfoo best (${r.promptfooBest})  ${(r.rtsMs / r.promptfooBestMs).toFixed(2)} (goal <= 1.0)   rts / floor  ${(r.rtsMs / r.floorMs).toFixed(2)} (goal <= 2.0)   first / next  ${(r.rtsFirstMs / r.rtsSecondMs).toFixed(2)}`,
+    `\n== Time to verdict (W${r.cases}): ${r.cases} single-question cases, one local agent answering in ${r.agentMs} ms (rts vs promptfoo ${PROMPTFOO_VERSION} vs floor) ==`,
+  );
+  console.log(`floor (bare script, keep-alive, 16 at a time)   ${s(r.floorMs)}   ${fl(r.floorInFlight)}`);
+  for (const p of r.promptfoo)
+    console.log(`promptfoo eval --no-write, concurrency ${p.concurrency.padEnd(7)} ${s(p.ms)} (Node ${r.node22})   ${fl(p.inFlight)}`);
+  const cpu = (i: number) => (r.rtsCpu ? ` (CPU: service ${r.rtsCpu[i].service.toFixed(1)} s, store ${r.rtsCpu[i].store.toFixed(1)} s)` : '');
+  console.log(`rts ci run, first batch after start             ${s(r.rtsFirstMs)}${cpu(0)}   ${fl(r.rtsInFlight[0])}`);
+  console.log(`rts ci run, next batch (warm)                   ${s(r.rtsSecondMs)}${cpu(1)}   ${fl(r.rtsInFlight[1])}`);
+  const g = PEER_GOALS;
+  console.log(
+    `warm / floor  ${(r.rtsMs / r.floorMs).toFixed(2)} (goal <= ${g.rtsOverFloor})   warm / promptfoo best (${r.promptfooBest})  ${(r.rtsMs / r.promptfooBestMs).toFixed(2)} (goal <= ${g.rtsOverPromptfoo})   first / warm  ${(r.rtsFirstMs / r.rtsSecondMs).toFixed(2)} (goal <= ${g.firstOverWarm})`,
   );
 }
 
