@@ -59,6 +59,16 @@ describe('import rules of the rooms', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the repositories send DynamoDB commands through direct-commands.ts, never lib-dynamodb commands themselves', () => {
+    const allowed = ['functions/adapters/dynamodb/direct-commands.ts', 'functions/adapters/dynamodb/client.ts'];
+    const offending = FILES.filter((f) => rel(f).startsWith('functions/') && !allowed.includes(rel(f))).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.spec === '@aws-sdk/lib-dynamodb' && !i.typeOnly)
+        .map((i) => `${rel(f)} -> ${i.spec}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
   it('no Lambda handler (http, workers, events, dashboard) imports functions/local or functions/cli', () => {
     const handlers = FILES.filter((f) => /^functions\/(http|http-chain|wiring|workers|events|dashboard|adapters|core)\//.test(rel(f)));
     const offending = handlers.flatMap((f) =>

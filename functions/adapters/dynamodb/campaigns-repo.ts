@@ -2,7 +2,7 @@
 // registered trace). META keeps the identity (id, name, creation time), min_scenarios and the current version with its
 // definition as JSON text (packJson); an update archives the version it replaces, then moves META on
 // (docs/campaigns-and-replay.md#versions).
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from './direct-commands';
 import type { Campaign } from '../../core/campaigns/schema';
 import type { CampaignChanges, Definition, StoredVersionEntry } from '../../core/campaigns/versions';
 import type { CampaignsRepo, EvalSetState, PageRequest, StorePage } from '../../core/ports';

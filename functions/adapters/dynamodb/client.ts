@@ -3,10 +3,20 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_MAX_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS, awsRequestHandler, instrumented, onAwsClientsReset } from '../aws';
 import { optionalEnv } from '../env';
+import { directTarget } from './direct-commands';
 
 let doc: DynamoDBDocumentClient | undefined;
+let raw: DynamoDBClient | undefined;
 onAwsClientsReset(() => {
   doc = undefined;
+  raw = undefined;
+});
+
+/** The document client's translation of JavaScript values (also what direct-commands.ts marshals with). */
+export const DOCUMENT_MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false };
+directTarget(() => {
+  dynamoDocClient();
+  return { raw: raw!, marshall: DOCUMENT_MARSHALL, unmarshall: {} };
 });
 
 /** The per-try timeout of DynamoDB calls: DYNAMODB_REQUEST_TIMEOUT_MS (a positive number of ms), else the default. */
@@ -56,7 +66,7 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
     const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
-    const raw = instrumented(
+    raw = instrumented(
       endpoint
         ? withoutSigning(
             new DynamoDBClient({
@@ -69,7 +79,7 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
         : new DynamoDBClient(common),
     );
     // The document client sends through the raw client's middleware stack, so capturing the raw client covers both.
-    doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
+    doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { ...DOCUMENT_MARSHALL } });
   }
   return doc;
 }

@@ -1,4 +1,5 @@
 // Shared plumbing for the repositories: the document client, the table name (read lazily), paging and batching helpers.
+import type { PutCommandInput, QueryCommandInput, ScanCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -8,11 +9,7 @@ import {
   QueryCommand,
   ScanCommand,
   UpdateCommand,
-  type PutCommandInput,
-  type QueryCommandInput,
-  type ScanCommandInput,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+} from './direct-commands';
 import { exponentialDelays, realSleep, tries } from '../../core/retry';
 import { dynamoDocClient } from './client';
 import { requireEnv } from '../env';
