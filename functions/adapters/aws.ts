@@ -49,12 +49,15 @@ export function awsRequestHandler(requestTimeout = DEFAULT_REQUEST_TIMEOUT_MS): 
   return { connectionTimeout: Math.min(DEFAULT_CONNECT_TIMEOUT_MS, requestTimeout), requestTimeout, throwOnRequestTimeout: true };
 }
 
+// `cacheMiddleware`: each command class's middleware stack is resolved once per client instead of on every send (the
+// SDK's own option; up to 1 ms of CPU a call). Safe here because nothing changes a client's stack after it is built
+// (instrument() runs at construction) and no command carries middleware of its own.
 export function sqsClient(): SQSClient {
-  return (sqs ??= instrument(new SQSClient({ requestHandler: awsRequestHandler() })));
+  return (sqs ??= instrument(new SQSClient({ requestHandler: awsRequestHandler(), cacheMiddleware: true })));
 }
 
 export function eventBridgeClient(): EventBridgeClient {
-  return (eventBridge ??= instrument(new EventBridgeClient({ requestHandler: awsRequestHandler() })));
+  return (eventBridge ??= instrument(new EventBridgeClient({ requestHandler: awsRequestHandler(), cacheMiddleware: true })));
 }
 
 /** Forgets cached clients (tests that switch endpoints). */

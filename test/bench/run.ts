@@ -43,6 +43,12 @@ async function main(): Promise<void> {
     );
   }
   await step('e2e', benchReplayE2e, printReplayE2e, (r) => summary.e2e(r));
+  await step(
+    'e2e',
+    () => benchCi({ repeats: 5 }),
+    printCi,
+    (r) => summary.ciRepeats(r),
+  );
   await step('ci', benchCi, printCi, (r) => summary.ci(r));
   await step('cost', benchCost, printCost, (r) => summary.cost(r));
   await step('stats', benchCiStats, printCiStats, (r) => summary.stats(r));

@@ -2,7 +2,7 @@
 // the table of docs/benchmarks.md#the-summary-table is this output pasted as printed.
 import { cpus, loadavg } from 'node:os';
 import type { BundleResult } from './bundles';
-import type { CiBench } from './ci';
+import { REPEATS_GOAL_PER_SEC, type CiBench } from './ci';
 import type { CiStatsBench } from './ci-stats';
 import type { CostBench } from './cost';
 import type { EngineBench } from './engine';
@@ -79,7 +79,6 @@ export class BenchSummary {
     this.add(
       `end to end locally: ${r.runs} runs x ${r.attempts / r.runs} attempts, demo agent`,
       `${s(r.wallMs)}, ${Math.round(r.attemptsPerSec)} attempts/s; ${r.storeCallsPerRun.toFixed(1)} store calls per run`,
-      '>= 150 attempts/s',
     );
   }
 
@@ -88,6 +87,14 @@ export class BenchSummary {
     this.add(
       `that batch to \`done\` against the demo agent (${r.attempts.toLocaleString('en-US')} attempts)`,
       `${s(r.doneMs)}, ${r.msPerAttempt.toFixed(1)} ms per attempt`,
+    );
+  }
+
+  ciRepeats(r: CiBench): void {
+    this.add(
+      `end to end locally: a CI batch of ${r.traces.toLocaleString('en-US')} traces x ${r.repeats} repeats (${r.attempts.toLocaleString('en-US')} attempts), demo agent, as \`npm start\` runs`,
+      `${s(r.doneMs)}, ${Math.round(r.attemptsPerSec)} attempts/s`,
+      `>= ${REPEATS_GOAL_PER_SEC} attempts/s`,
     );
   }
 
