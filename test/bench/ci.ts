@@ -3,6 +3,7 @@
 // `repeats`, the batch runs the sample campaign's baseline only, that many times per trace (1,000 x 5 = 5,000
 // attempts), on the service as `npm start` runs it (store in its own process, the queue's own adaptive limit): the
 // end-to-end attempts per second.
+import './bench-env';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoAgent, loadSampleTraces } from '../../functions/cli/demo-agent/command';
