@@ -108,23 +108,29 @@ export function regionalSigner<O>(SigV4: new (options: O) => Signer) {
   };
 }
 
-/** Why each class of re2js the bundles leave out (RE2JS_LEFT_OUT) is unreachable from functions/core/replay/pattern.ts. */
+/** Why each class of re2js the bundles leave out is unreachable: lib/constructs/trim-re2js.js says it in full. */
 const RE2JS_WHY: Record<string, string> = {
-  // RE2 runs its DFA only for a match that asks no positions (RE2JS.test, testExact, matches); Matcher.find asks for
-  // the match's bounds, which onepass, the backtracker or the NFA give.
-  DFA: 'the DFA (RE2JS.test, testExact, matches)',
-  DFAState: 'the DFA (RE2JS.test, testExact, matches)',
-  RE2Set: 'RE2Set (many patterns matched at once)',
-  TranslateRegExpString: 'RE2JS.translateRegExp (JavaScript RegExp syntax)',
-  // The inputs of UTF-8 byte arrays: the patterns are matched against strings.
+  DFA: 'the DFA: RE2JS.test, testExact, matches',
+  DFAState: 'the DFA: RE2JS.test, testExact, matches',
+  RE2Set: 'many patterns matched at once',
+  TranslateRegExpString: 'RE2JS.translateRegExp',
   MachineUTF8Input: 'matching UTF-8 byte arrays',
   Utf8MatcherInput: 'matching UTF-8 byte arrays',
 };
 
-/** A class of re2js left out: constructing it, calling it or reading any of its properties throws. */
+/**
+ * A class of re2js left out (lib/constructs/trim-re2js.js: functions/core/replay/pattern.ts compiles, reads the program
+ * size, finds and reads the end of a match, and reaches none of them): constructing it, calling it or reading any of
+ * its properties throws.
+ */
 export function re2jsLeftOut(name: string): unknown {
   const fail = (): never => {
     throw leftOut(`re2js's ${name} (${RE2JS_WHY[name] ?? 'unused here'})`);
   };
   return new Proxy(class {}, { construct: fail, apply: fail, get: fail });
+}
+
+/** What a method of re2js left out throws (lib/constructs/trim-re2js.js says why each is unreachable). */
+export function re2jsUnreached(method: string): Error {
+  return leftOut(`re2js's ${method}`);
 }

@@ -1,8 +1,10 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
 // The plugins: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
-// row names before its handler module loads; and the SDK modules no function runs, left out (LEFT_OUT).
+// row names before its handler module loads; and the SDK modules no function runs, left out (LEFT_OUT), with the parts of
+// re2js it never reaches (trim-re2js.js).
 const { readFile } = require('node:fs/promises');
 const path = require('node:path');
+const { withoutUnusedRe2js } = require('./trim-re2js');
 const esbuild = require('esbuild');
 
 // `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-wiring:<repositories>` (a module that registers
@@ -87,37 +89,11 @@ const LEFT_OUT = [
   },
 ];
 
-/**
- * Classes of re2js (one module, so not shaken apart) that our one use of it never reaches: functions/core/replay/pattern.ts
- * compiles a pattern, reads its program size and runs `matcher(text).find()` and `end()`. Each is replaced by
- * re2jsLeftOut (functions/adapters/lambda-stubs.ts says why each is unreachable); the helpers only they use go with them.
- */
-const RE2JS_LEFT_OUT = ['DFA', 'DFAState', 'RE2Set', 'TranslateRegExpString', 'MachineUTF8Input', 'Utf8MatcherInput'];
-
-/**
- * re2js's module with the RE2JS_LEFT_OUT classes replaced: each is one top-level `var <Name> = class ... };` (its
- * closing `};` the first at the start of a line). Throws when one is not found so, as when re2js changes its build, the
- * bundling fails rather than silently keeping or half-cutting a class.
- */
-function withoutUnusedRe2js(source) {
-  const lines = source.split('\n');
-  for (const name of RE2JS_LEFT_OUT) {
-    const start = lines.findIndex((line) => line.startsWith(`var ${name} = class `));
-    const end = lines.findIndex((line, i) => i > start && line === '};');
-    const body = lines.slice(start + 1, end);
-    if (start < 0 || end < 0 || body.some((line) => /^(var|const|let|function|class|export) /.test(line))) {
-      throw new Error(`re2js: no top-level class ${name} of the expected shape (lib/constructs/esbuild-run.js, RE2JS_LEFT_OUT)`);
-    }
-    lines.splice(start, end - start + 1, `var ${name} = /* @__PURE__ */ re2jsLeftOut(${JSON.stringify(name)});`);
-  }
-  return [`import { re2jsLeftOut } from ${JSON.stringify(STUBS)};`, ...lines].join('\n');
-}
-
 /** A path with forward slashes, as LEFT_OUT's patterns are written. */
 const slashed = (file) => file.split(path.sep).join('/');
 
 // Each LEFT_OUT import resolves to `rts-left-out:<name>`, a module of its stubs (so a metafile names it as such), once
-// esbuild's own resolution confirms it is that module. re2js loads without RE2JS_LEFT_OUT. The SDK clients read one field
+// esbuild's own resolution confirms it is that module. re2js loads without what trim-re2js.js removes. The SDK clients read one field
 // of their package.json, `version` (the User-Agent's): the bundles keep only that field of it.
 const leftOut = {
   name: 'rts-left-out',
@@ -149,7 +125,7 @@ const leftOut = {
 
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
 const plugins = [wiredEntries, leftOut];
-module.exports = { plugins, LEFT_OUT, RE2JS_LEFT_OUT };
+module.exports = { plugins, LEFT_OUT };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

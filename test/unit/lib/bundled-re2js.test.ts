@@ -1,5 +1,5 @@
-// The bundles carry re2js without the parts functions/core/replay/pattern.ts never reaches (RE2JS_LEFT_OUT in
-// lib/constructs/esbuild-run.js): the pattern module bundled that way answers as the source does, pattern for pattern.
+// The bundles carry re2js without the parts functions/core/replay/pattern.ts never reaches (lib/constructs/trim-re2js.js):
+// the pattern module bundled that way answers as the source does, pattern for pattern.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -9,9 +9,11 @@ import { esbuildOptions } from '../../../lib/constructs/bundling';
 import * as source from '../../../functions/core/replay/pattern';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { plugins, RE2JS_LEFT_OUT } = require('../../../lib/constructs/esbuild-run.js') as {
-  plugins: import('esbuild').Plugin[];
+const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { RE2JS_LEFT_OUT, RE2JS_METHODS_LEFT_OUT } = require('../../../lib/constructs/trim-re2js.js') as {
   RE2JS_LEFT_OUT: string[];
+  RE2JS_METHODS_LEFT_OUT: Record<string, string[]>;
 };
 
 type PatternModule = typeof source;
@@ -73,6 +75,12 @@ describe('re2js in the bundles', () => {
 
   it.each(RE2JS_LEFT_OUT)('carries no class %s, a stub where it is referenced', (name) => {
     expect(code).not.toMatch(new RegExp(`var ${name} = class`));
+  });
+
+  it('carries a stub in place of each method left out, throwing with its name', () => {
+    const methods = Object.entries(RE2JS_METHODS_LEFT_OUT).flatMap(([cls, specs]) => specs.map((spec) => `${cls}.${spec.replace('static ', '')}`));
+
+    expect(methods.filter((m) => !code.includes(`throw re2jsUnreached(${JSON.stringify(m)})`))).toEqual([]);
   });
 
   it('answers as the source on patterns of every kind (classes, case folding, Unicode, repeats, errors) and texts', () => {
