@@ -1,6 +1,6 @@
-// What the Lambda bundles carry in place of SDK modules no function runs: lib/constructs/esbuild-run.js (LEFT_OUT)
-// replaces each such module by the stubs of the same names here, at bundle time only; the CLI, local mode and the tests
-// run from source with the real modules. Each stub says why its module is unreachable in a Lambda of this service (the
+// What the Lambda bundles carry in place of code no function runs: lib/constructs/esbuild-run.js (LEFT_OUT) replaces
+// each such SDK module by the stubs of the same names here, and lib/constructs/trim-re2js.js parts of re2js by
+// re2jsLeftOut / re2jsUnreached, at bundle time only; the CLI, local mode and the tests run from source with the real code. Each stub says why its module is unreachable in a Lambda of this service (the
 // DynamoDB, SQS and EventBridge clients, on Node 22, in the Lambda environment) and throws, naming what was left out,
 // if it is ever reached.
 

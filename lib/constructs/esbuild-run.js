@@ -93,8 +93,8 @@ const LEFT_OUT = [
 const slashed = (file) => file.split(path.sep).join('/');
 
 // Each LEFT_OUT import resolves to `rts-left-out:<name>`, a module of its stubs (so a metafile names it as such), once
-// esbuild's own resolution confirms it is that module. re2js loads without what trim-re2js.js removes. The SDK clients read one field
-// of their package.json, `version` (the User-Agent's): the bundles keep only that field of it.
+// esbuild's own resolution confirms it is that module. re2js loads without what trim-re2js.js removes. The SDK clients
+// read one field of their package.json, `version` (the User-Agent's): the bundles keep only that field of it.
 const leftOut = {
   name: 'rts-left-out',
   setup(build) {
