@@ -1,5 +1,6 @@
-// The bases route rows share (lib/routes.ts, lib/webhook-routes.ts). The builders are marked free of side effects: a row built by one is then dropped from every
-// bundle that does not use it, as a plain object literal is (esbuild cannot prove a spread free of them).
+// The bases route rows share (lib/routes.ts, lib/webhook-routes.ts). The builders are marked free of side effects, and
+// so is each call to one (`/* @__PURE__ */ read(...)`: esbuild honours the first only within this file), so a row built
+// by one is dropped from every bundle that does not use it, as a plain object literal is.
 import type { RouteRow } from '../functions/core/route-row';
 
 type Based<B> = Omit<RouteRow, keyof B> & Partial<RouteRow>;

@@ -28,8 +28,13 @@ export const BINARY_MEDIA_TYPES = ['application/x-protobuf'];
 /** Timeout of the route functions (the cloud's Lambda timeout, the local gateway's invocation bound), in seconds. */
 export const ROUTE_TIMEOUT_S = 15;
 
-export const GET_HEALTH = publicRead({ path: '/health', handler: 'get-health', summary: 'Liveness check (no credentials).', response: 'Health' });
-export const GET_OPENAPI = publicRead({
+export const GET_HEALTH = /* @__PURE__ */ publicRead({
+  path: '/health',
+  handler: 'get-health',
+  summary: 'Liveness check (no credentials).',
+  response: 'Health',
+});
+export const GET_OPENAPI = /* @__PURE__ */ publicRead({
   path: '/v1/openapi.json',
   handler: 'get-openapi',
   summary: 'This document (no credentials).',
@@ -56,14 +61,14 @@ export const POST_TRACES: RouteRow = {
     415: 'unsupported_media_type: also a Content-Encoding other than gzip; OTLP exports may be application/x-protobuf',
   },
 };
-export const LIST_TRACES = read({
+export const LIST_TRACES = /* @__PURE__ */ read({
   path: '/v1/traces',
   handler: 'list-traces',
   summary: 'List traces, newest first, without steps.',
   list: true,
   response: 'TraceList',
 });
-export const GET_TRACE = read({
+export const GET_TRACE = /* @__PURE__ */ read({
   path: '/v1/traces/{trace_id}',
   handler: 'get-trace',
   summary: 'A stored trace with its metadata.',
@@ -82,14 +87,14 @@ export const POST_CAMPAIGNS: RouteRow = {
   body: 'CampaignInput',
   response: 'Campaign',
 };
-export const LIST_CAMPAIGNS = read({
+export const LIST_CAMPAIGNS = /* @__PURE__ */ read({
   path: '/v1/campaigns',
   handler: 'list-campaigns',
   summary: 'List campaigns, newest first.',
   list: true,
   response: 'CampaignList',
 });
-export const GET_CAMPAIGN = read({
+export const GET_CAMPAIGN = /* @__PURE__ */ read({
   path: '/v1/campaigns/{campaign_id}',
   handler: 'get-campaign',
   summary: 'A campaign (the current version, or ?version=n; 404 for one that never existed), secrets redacted.',
@@ -110,7 +115,7 @@ export const PUT_CAMPAIGN: RouteRow = {
   response: 'Campaign',
   etag: 'write',
 };
-export const LIST_CAMPAIGN_VERSIONS = read({
+export const LIST_CAMPAIGN_VERSIONS = /* @__PURE__ */ read({
   path: '/v1/campaigns/{campaign_id}/versions',
   handler: 'list-campaign-versions',
   summary: 'The versions of a campaign, newest first, each with what it changed against the one before.',
@@ -129,7 +134,7 @@ export const PATCH_EVAL_SET: RouteRow = {
   response: 'EvalSetUpdate',
   errors: { 422: 'unknown_trace: add_trace_ids names traces that are not in this project (details list them)' },
 };
-export const GET_EVAL_SET = read({
+export const GET_EVAL_SET = /* @__PURE__ */ read({
   path: '/v1/campaigns/{campaign_id}/eval-set',
   handler: 'get-eval-set',
   summary: 'The eval-set pool and min_scenarios.',
@@ -165,7 +170,7 @@ export const POST_RUNS: RouteRow = {
   response: 'RunQueued',
   errors: { 404: 'not_found: the trace or the campaign is not in this project' },
 };
-export const LIST_RUNS = read({
+export const LIST_RUNS = /* @__PURE__ */ read({
   path: '/v1/runs',
   handler: 'list-runs',
   summary: 'List runs, newest first; filters campaign_id, trace_id, status.',
@@ -173,34 +178,34 @@ export const LIST_RUNS = read({
   response: 'RunList',
   query: 'RunFilter',
 });
-export const GET_RUN = read({
+export const GET_RUN = /* @__PURE__ */ read({
   path: '/v1/runs/{run_id}',
   handler: 'get-run',
   summary: 'Run status, summary and scoring context.',
   response: 'RunDetail',
 });
-export const GET_RUN_ATTEMPTS = read({
+export const GET_RUN_ATTEMPTS = /* @__PURE__ */ read({
   path: '/v1/runs/{run_id}/attempts',
   handler: 'get-run-attempts',
   summary: 'Attempts with transcripts and events, by number; large values cut to size (see truncated).',
   list: true,
   response: 'RunAttempts',
 });
-export const GET_RUN_ATTEMPT = read({
+export const GET_RUN_ATTEMPT = /* @__PURE__ */ read({
   path: '/v1/runs/{run_id}/attempts/{attempt}',
   handler: 'get-run-attempt',
   summary: 'One attempt whole: its transcript with every served result, its events and output.',
   response: 'RunAttempt',
   errors: { 404: 'not_found: no attempt stored under this number (yet)' },
 });
-export const GET_POLICY_EVENTS = read({
+export const GET_POLICY_EVENTS = /* @__PURE__ */ read({
   path: '/v1/runs/{run_id}/policy-events',
   handler: 'get-policy-events',
   summary: 'Policy decisions, ordered by attempt then sequence.',
   list: true,
   response: 'PolicyEventPage',
 });
-export const GET_SECURITY_EVENTS = read({
+export const GET_SECURITY_EVENTS = /* @__PURE__ */ read({
   path: '/v1/runs/{run_id}/security-events',
   handler: 'get-security-events',
   summary: 'Security events grouped by attempt (every attempt listed).',
@@ -224,19 +229,19 @@ export const POST_CI_RUNS: RouteRow = {
     422: 'insufficient_scenarios: the eval-set holds fewer traces than min_scenarios (details: required, registered)',
   },
 };
-export const GET_CI_RUN = read({
+export const GET_CI_RUN = /* @__PURE__ */ read({
   path: '/v1/ci/runs/{run_id}',
   handler: 'get-ci-run',
   summary: 'A CI run with its gate decision and dashboard URL.',
   response: 'CiRun',
 });
-export const GET_CI_BATCH = read({
+export const GET_CI_BATCH = /* @__PURE__ */ read({
   path: '/v1/ci/batch/{batch_id}',
   handler: 'get-ci-batch',
   summary: 'The aggregated verdict of a CI batch, with its repeats statistics and the comparison with its baseline.',
   response: 'CiBatch',
 });
-export const GET_CI_BATCH_SCENARIOS = read({
+export const GET_CI_BATCH_SCENARIOS = /* @__PURE__ */ read({
   path: '/v1/ci/batch/{batch_id}/scenarios',
   handler: 'get-ci-batch-scenarios',
   summary: 'The scenarios of a CI batch (one per trace, cell by cell), in run order; filter status=regressed|fixed|flaky|failed|passed.',
@@ -244,7 +249,7 @@ export const GET_CI_BATCH_SCENARIOS = read({
   response: 'CiScenarioPage',
   query: 'CiScenarioFilter',
 });
-export const LIST_CI_BATCHES = read({
+export const LIST_CI_BATCHES = /* @__PURE__ */ read({
   path: '/v1/ci/batches',
   handler: 'list-ci-batches',
   summary: 'List CI batches, newest first; filters campaign_id, branch.',

@@ -15,14 +15,14 @@ export const POST_WEBHOOKS: RouteRow = {
   secretFields: ['secret'],
   errors: { 422: 'validation_error: also when the project already has 25 webhooks' },
 };
-export const LIST_WEBHOOKS = read({
+export const LIST_WEBHOOKS = /* @__PURE__ */ read({
   path: '/v1/webhooks',
   handler: 'list-webhooks',
   summary: 'List webhooks (no secrets).',
   list: true,
   response: 'WebhookList',
 });
-export const GET_WEBHOOK = read({
+export const GET_WEBHOOK = /* @__PURE__ */ read({
   path: '/v1/webhooks/{webhook_id}',
   handler: 'get-webhook',
   summary: 'A webhook (no secret) with its last delivery status.',
@@ -59,21 +59,21 @@ export const POST_WEBHOOK_ROTATE_SECRET: RouteRow = {
   response: 'WebhookSecret',
   secretFields: ['secret'],
 };
-export const GET_WEBHOOK_DELIVERIES = read({
+export const GET_WEBHOOK_DELIVERIES = /* @__PURE__ */ read({
   path: '/v1/webhooks/{webhook_id}/deliveries',
   handler: 'get-webhook-deliveries',
   summary: 'Delivery log, newest first, kept 7 days.',
   list: true,
   response: 'DeliveryList',
 });
-export const POST_WEBHOOK_RESEND = webhookCommand({
+export const POST_WEBHOOK_RESEND = /* @__PURE__ */ webhookCommand({
   path: '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/resend',
   handler: 'post-webhook-resend',
   summary: "Send a logged delivery's event again now, same delivery id; 409 webhook_paused.",
   response: 'DeliveryQueued',
   errors: { 409: 'webhook_paused: resume the webhook first; event_unavailable: the event of this delivery was not kept' },
 });
-export const POST_WEBHOOK_RECOVER = webhookCommand({
+export const POST_WEBHOOK_RECOVER = /* @__PURE__ */ webhookCommand({
   path: '/v1/webhooks/{webhook_id}/recover',
   handler: 'post-webhook-recover',
   summary: 'Send every delivery that failed since `since` (within 7 days) once more, oldest first; 409 webhook_paused.',
@@ -81,7 +81,7 @@ export const POST_WEBHOOK_RECOVER = webhookCommand({
   response: 'RecoverQueued',
   errors: { 409: 'webhook_paused: resume the webhook first' },
 });
-export const POST_WEBHOOK_TEST = webhookCommand({
+export const POST_WEBHOOK_TEST = /* @__PURE__ */ webhookCommand({
   path: '/v1/webhooks/{webhook_id}/test',
   handler: 'post-webhook-test',
   summary: 'Send a webhook.test event to this webhook only.',

@@ -44,7 +44,9 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  *   which shake better, then emit CommonJS for the Lambda runtime;
  * - source maps without embedded sources keep the map small while stack traces still name TS lines;
  * - the SDK's default credential chain is replaced by the environment provider (functions/adapters/lambda-credentials.ts):
- *   a Lambda's role credentials are always in its environment.
+ *   a Lambda's role credentials are always in its environment;
+ * - SDK modules and re2js classes no function runs are replaced by stubs that throw if reached (LEFT_OUT and
+ *   RE2JS_LEFT_OUT in esbuild-run.js, the stubs in functions/adapters/lambda-stubs.ts).
  */
 export const BUNDLE = {
   target: 'node22',

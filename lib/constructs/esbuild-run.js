@@ -1,7 +1,10 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
-// The plugin: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
-// row names before its handler module loads.
+// The plugins: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
+// row names before its handler module loads; and the SDK modules no function runs, left out (LEFT_OUT), with the parts of
+// re2js it never reaches (trim-re2js.js).
+const { readFile } = require('node:fs/promises');
 const path = require('node:path');
+const { withoutUnusedRe2js } = require('./trim-re2js');
 const esbuild = require('esbuild');
 
 // `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-wiring:<repositories>` (a module that registers
@@ -33,9 +36,96 @@ const wiredEntries = {
   },
 };
 
+/** The stubs of the modules left out (see LEFT_OUT). */
+const STUBS = path.join(__dirname, '..', '..', 'functions', 'adapters', 'lambda-stubs.ts');
+
+/**
+ * SDK modules no Lambda of this service runs, each replaced by stubs of functions/adapters/lambda-stubs.ts (which says
+ * why each is unreachable). `specifier`: the import as the SDK writes it; `file`: where it must resolve, so that only
+ * this module is replaced; `stubs`: the names its importers use, each the stub of the same name, or `contents`: the
+ * module in place of it, given the stubs' path (for a stub built on a module beside the one it replaces).
+ */
+const LEFT_OUT = [
+  {
+    name: 'event-streams',
+    specifier: /^@smithy\/core\/event-streams$/,
+    file: /@smithy\/core\/dist-es\/submodules\/event-streams\/index\.js$/,
+    stubs: ['EventStreamSerde', 'eventStreamSerdeProvider'],
+  },
+  {
+    name: 'sha256-js',
+    specifier: /\/Sha256Js$/,
+    file: /@smithy\/core\/dist-es\/submodules\/checksum\/sha256\/Sha256Js\.js$/,
+    stubs: ['Sha256Js'],
+  },
+  {
+    name: 'imds-region',
+    specifier: /\/getInstanceMetadataRegion$/,
+    file: /@smithy\/core\/dist-es\/submodules\/config\/config-resolver\/regionConfig\/getInstanceMetadataRegion\.js$/,
+    stubs: ['getInstanceMetadataRegion'],
+  },
+  {
+    name: 'endpoint-cache',
+    specifier: /^@aws-sdk\/endpoint-cache$/,
+    file: /@aws-sdk\/endpoint-cache\/dist-es\/index\.js$/,
+    stubs: ['EndpointCache'],
+  },
+  {
+    name: 's3-endpoint-params',
+    specifier: /\/service-customizations$/,
+    file: /@smithy\/core\/dist-es\/submodules\/endpoints\/middleware-endpoint\/service-customizations\/index\.js$/,
+    stubs: ['resolveParamsForS3'],
+  },
+  {
+    name: 'sigv4a',
+    specifier: /\/SignatureV4MultiRegion$/,
+    file: /@aws-sdk\/signature-v4-multi-region\/dist-es\/SignatureV4MultiRegion\.js$/,
+    contents: (stubs) =>
+      [
+        `import { SignatureV4SignWithCredentials } from './SignatureV4SignWithCredentials';`,
+        `import { regionalSigner } from ${JSON.stringify(stubs)};`,
+        'export const SignatureV4MultiRegion = /* @__PURE__ */ regionalSigner(SignatureV4SignWithCredentials);',
+      ].join('\n'),
+  },
+];
+
+/** A path with forward slashes, as LEFT_OUT's patterns are written. */
+const slashed = (file) => file.split(path.sep).join('/');
+
+// Each LEFT_OUT import resolves to `rts-left-out:<name>`, a module of its stubs (so a metafile names it as such), once
+// esbuild's own resolution confirms it is that module. re2js loads without what trim-re2js.js removes. The SDK clients
+// read one field of their package.json, `version` (the User-Agent's): the bundles keep only that field of it.
+const leftOut = {
+  name: 'rts-left-out',
+  setup(build) {
+    const specifiers = new RegExp(LEFT_OUT.map((m) => m.specifier.source).join('|'));
+    build.onResolve({ filter: specifiers }, async (args) => {
+      if (args.pluginData?.leftOut) return undefined;
+      const { importer, resolveDir, kind } = args;
+      const resolved = await build.resolve(args.path, { importer, resolveDir, kind, pluginData: { leftOut: true } });
+      const module = LEFT_OUT.find((m) => m.specifier.test(args.path) && m.file.test(slashed(resolved.path)));
+      if (!module) return undefined;
+      return { path: module.name, namespace: 'rts-left-out', pluginData: { dir: path.dirname(resolved.path) } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'rts-left-out' }, (args) => {
+      const module = LEFT_OUT.find((m) => m.name === args.path);
+      const contents = module.contents ? module.contents(STUBS) : `export { ${module.stubs.join(', ')} } from ${JSON.stringify(STUBS)};`;
+      return { contents, loader: 'js', resolveDir: args.pluginData.dir };
+    });
+    build.onLoad({ filter: /[\\/]re2js[\\/]build[\\/]index\.js$/ }, async (args) => ({
+      contents: withoutUnusedRe2js(await readFile(args.path, 'utf8')),
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /[\\/]@aws-sdk[\\/]client-[a-z0-9-]+[\\/]package\.json$/ }, async (args) => {
+      const { version } = JSON.parse(await readFile(args.path, 'utf8'));
+      return { contents: JSON.stringify({ version }), loader: 'json' };
+    });
+  },
+};
+
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
-const plugins = [wiredEntries];
-module.exports = { plugins };
+const plugins = [wiredEntries, leftOut];
+module.exports = { plugins, LEFT_OUT };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

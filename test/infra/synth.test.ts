@@ -16,16 +16,15 @@ import { routes, workerHandlers } from '../../lib/routes';
 const BUNDLE_BUDGET_BYTES = 400 * 1024;
 
 /**
- * The functions that carry re2js (~147 KB: the linear-time engine for user regexes, which the campaign routes compile
- * patterns with to check them, and the worker and the MCP endpoint match with when they serve calls under the
+ * The functions over the budget by re2js (~127 KB as bundled: the linear-time engine for user regexes, which the
+ * campaign routes compile patterns with to check them, and the worker matches with when it serves calls under the
  * policies), each held to its own ceiling, a few KB above its size, until a lighter pattern check exists
- * (docs/benchmarks.md#lambda-bundles).
+ * (docs/benchmarks.md#lambda-bundles). The MCP endpoint, which matches with it too, fits the budget.
  */
 const OVER_BUDGET: Record<string, number> = {
-  'rts replay worker': 620 * 1024,
-  'rts POST /v1/campaigns': 484 * 1024,
-  'rts PUT /v1/campaigns/{campaign_id}': 486 * 1024,
-  'rts POST /v1/mcp/{run_id}/{attempt}': 462 * 1024,
+  'rts replay worker': 556 * 1024,
+  'rts POST /v1/campaigns': 419 * 1024,
+  'rts PUT /v1/campaigns/{campaign_id}': 422 * 1024,
 };
 
 const entries = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];

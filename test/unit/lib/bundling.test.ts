@@ -1,16 +1,20 @@
 // Lambda bundling: each function carries the repositories its code reads and the clients its route row names, and no
 // others, wired before its handler runs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { REPO_ROOT, entryFile, entryPoints, esbuildOptions, reposRead, reposReadBy, wiringOf } from '../../../lib/constructs/bundling';
 import { REPO_NAMES } from '../../../functions/wiring/deps';
+import * as stubs from '../../../functions/adapters/lambda-stubs';
 import { routes } from '../../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
+const { plugins, LEFT_OUT } = require('../../../lib/constructs/esbuild-run.js') as {
+  plugins: import('esbuild').Plugin[];
+  LEFT_OUT: { name: string; file: RegExp }[];
+};
 
 const FIXTURE = 'test/fixtures/bundling/reads-by-name';
 
@@ -176,7 +180,134 @@ describe('bundles', () => {
     );
   });
 
+  it.each(['get-run', 'post-webhooks', 'post-runs', 'post-campaigns'])("carry their own route row and no other's: %s", (handler) => {
+    const code = readFileSync(path.join(outdir, 'functions/http', handler, 'index.js'), 'utf8');
+
+    const rows = routes.filter((r) => code.includes(JSON.stringify(r.summary)));
+    expect(rows.map((r) => r.handler)).toEqual([handler]);
+  });
+
+  it.each(['event-streams', 'sha256-js', 'imds-region', 'endpoint-cache', 's3-endpoint-params', 'sigv4a'])(
+    'carry the stubs of a module no function runs in place of it: %s',
+    (name) => {
+      // A function with all three clients: DynamoDB, SQS, EventBridge
+      const inputs = inputsOf(metafile, 'functions/http/post-runs');
+      const module = LEFT_OUT.find((m) => m.name === name)!;
+
+      expect(inputs).toContain(`rts-left-out:${name}`);
+      expect(inputs.filter((f) => module.file.test(f))).toEqual([]);
+    },
+  );
+
+  it('leave out what only those modules use: the event-stream codec, CRC32, the LRU cache of endpoint discovery', () => {
+    const inputs = inputsOf(metafile, 'functions/http/post-runs');
+
+    expect(
+      inputs.filter((f) => /submodules\/event-streams\/|checksum\/crc32\/|\/(mnemonist|obliterator|@aws-sdk\/endpoint-cache)\//.test(f)),
+    ).toEqual([]);
+  });
+
+  it("keep the one field of the SDK clients' package.json they read, the version", () => {
+    const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith('functions/http/post-runs/index.js'))![1];
+    const manifests = Object.entries(output.inputs).filter(([file]) => /@aws-sdk\/client-[a-z0-9-]+\/package\.json$/.test(file));
+
+    expect(manifests).toHaveLength(3);
+    for (const [, input] of manifests) expect(input.bytesInOutput).toBeLessThan(64);
+  });
+
+  it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for)', () => {
+    const importers = Object.entries(metafile.inputs)
+      .filter(([, input]) => input.imports.some((i) => /node_modules\/re2js\//.test(i.path)))
+      .map(([file]) => file);
+
+    expect(importers).toEqual(['functions/core/replay/pattern.ts']);
+  });
+
   it('resolve from the repository root', () => {
     expect(esbuildOptions().absWorkingDir).toBe(REPO_ROOT);
+  });
+});
+
+describe('what the bundles leave out is unreachable', () => {
+  const CLIENTS = ['@aws-sdk/client-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-eventbridge'];
+
+  it.each(CLIENTS)('%s has no operation with an event-stream member (@smithy/core/event-streams)', (client) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { NormalizedSchema } = require('@smithy/core/schema');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const commands = Object.entries(require(client) as Record<string, unknown>).filter(([name]) => /^[A-Z]\w*Command$/.test(name));
+
+    const streaming = commands.filter(([, Command]) => {
+      const [, , , , input, output] = new (Command as new (input: object) => { schema: unknown[] })({}).schema;
+      return NormalizedSchema.of(input).getEventStreamMember() || NormalizedSchema.of(output).getEventStreamMember();
+    });
+
+    expect(commands.length).toBeGreaterThan(20);
+    expect(streaming.map(([name]) => name)).toEqual([]);
+  });
+
+  it.each(CLIENTS)('%s has no command that adds endpoint discovery, the one reader of EndpointCache', (client) => {
+    const dir = path.join(REPO_ROOT, 'node_modules', client, 'dist-es', 'commands');
+    const commands = readdirSync(dir).filter((f) => f.endsWith('Command.js'));
+
+    expect(commands.length).toBeGreaterThan(20);
+    expect(commands.filter((f) => /EndpointDiscovery/.test(readFileSync(path.join(dir, f), 'utf8')))).toEqual([]);
+  });
+});
+
+describe('the stubs of what the bundles leave out', () => {
+  const LEFT_OUT_ERROR = /is not in this Lambda bundle/;
+
+  it('throw, naming the module, when reached', async () => {
+    expect(() => new stubs.EventStreamSerde()).toThrow(/@smithy\/core\/event-streams .*is not in this Lambda bundle/);
+    expect(() => stubs.eventStreamSerdeProvider()).toThrow(/event-streams/);
+    expect(() => new stubs.Sha256Js()).toThrow(/Sha256Js/);
+    await expect(stubs.getInstanceMetadataRegion()).rejects.toThrow(/getInstanceMetadataRegion/);
+    await expect(stubs.resolveParamsForS3()).rejects.toThrow(/resolveParamsForS3/);
+    const DFA = stubs.re2jsLeftOut('DFA') as new () => unknown;
+    expect(() => new DFA()).toThrow(/re2js's DFA .*is not in this Lambda bundle/);
+    expect(() => (stubs.re2jsLeftOut('TranslateRegExpString') as { translate(): void }).translate()).toThrow(LEFT_OUT_ERROR);
+  });
+
+  it('EndpointCache: built with the DynamoDB client, harmlessly; any use throws', () => {
+    const cache = new stubs.EndpointCache();
+
+    expect(() => cache.getEndpoint('k')).toThrow(/endpoint-cache/);
+    expect(() => cache.set('k', [])).toThrow(LEFT_OUT_ERROR);
+  });
+
+  it("SignatureV4MultiRegion: signs a regional request as the SDK's does, and throws for SigV4a (signing region *)", async () => {
+    // Prepare
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sdk = require('@aws-sdk/signature-v4-multi-region');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { HttpRequest } = require('@smithy/core/protocols');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Sha256 } = require('@smithy/core/checksum');
+    const options = {
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'token' },
+      region: 'eu-west-1',
+      service: 'events',
+      sha256: Sha256,
+    };
+    const request = () =>
+      new HttpRequest({
+        method: 'POST',
+        hostname: 'events.eu-west-1.amazonaws.com',
+        path: '/',
+        headers: { host: 'events.eu-west-1.amazonaws.com' },
+        body: '{}',
+      });
+    const signingDate = new Date('2026-11-27T08:00:00Z');
+    const Stub = stubs.regionalSigner(sdk.SignatureV4SignWithCredentials);
+
+    // Act
+    const ours = await new Stub(options).sign(request(), { signingDate, signingRegion: 'eu-west-1' });
+    const theirs = await new sdk.SignatureV4MultiRegion(options).sign(request(), { signingDate, signingRegion: 'eu-west-1' });
+
+    // Assess
+    expect((ours as { headers: object }).headers).toEqual(theirs.headers);
+    expect(Stub.sigv4aDependency()).toBe(sdk.SignatureV4MultiRegion.sigv4aDependency());
+    await expect(new Stub(options).sign(request(), { signingRegion: '*' })).rejects.toThrow(/SigV4a .*is not in this Lambda bundle/);
   });
 });

@@ -1,0 +1,135 @@
+// The bundles carry re2js without the parts functions/core/replay/pattern.ts never reaches (lib/constructs/trim-re2js.js):
+// the pattern module bundled that way answers as the source does, pattern for pattern.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import fc from 'fast-check';
+import { esbuildOptions } from '../../../lib/constructs/bundling';
+import * as source from '../../../functions/core/replay/pattern';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { RE2JS_LEFT_OUT, RE2JS_METHODS_LEFT_OUT } = require('../../../lib/constructs/trim-re2js.js') as {
+  RE2JS_LEFT_OUT: string[];
+  RE2JS_METHODS_LEFT_OUT: Record<string, string[]>;
+};
+
+type PatternModule = typeof source;
+
+/** What a pattern module answers for a pattern and texts: its error, or whether each text matches. */
+function answers(module: PatternModule, pattern: string, texts: string[]): unknown {
+  const error = module.patternError(pattern);
+  const compiled = module.compilePattern(pattern);
+  return { error, limit: compiled?.textLimit, matches: compiled ? texts.map((t) => compiled.test(t)) : null };
+}
+
+const PATTERNS = [
+  'refund',
+  '^refund$',
+  '(?i)REFUND\\s+\\d+',
+  '\\bacct_[0-9a-f]{8}\\b',
+  '[[:alpha:]]+@[[:alnum:].]+',
+  '\\p{Greek}+',
+  '\\pL\\pN',
+  '(?s)a.b',
+  '(?m)^x$',
+  '(a|b){50}[cd]',
+  '(a+)+$',
+  'foo|bar|baz|qux',
+  '(?:https?://)?[a-z]+\\.example\\.com(/\\S*)?',
+  '[^\\x00-\\x7f]',
+  'ΣΑΣ(?i)σας',
+  '\\Qa.b\\E',
+  '(?P<name>x)y',
+  '(a)\\1',
+  '(?=x)',
+  '[z-a]',
+  '(',
+  'x{1001}',
+  '(a|b){300}',
+];
+const TEXTS = ['', 'refund', 'REFUND  42', 'acct_0123abcd ok', 'me@host.example', 'αβγ', 'x1', 'a\nb', 'y\nx\n', 'ab'.repeat(40) + 'c'];
+
+describe('re2js in the bundles', () => {
+  let outdir: string;
+  let bundled: PatternModule;
+  let code: string;
+  beforeAll(async () => {
+    // Prepare: pattern.ts bundled as the functions are, readable
+    outdir = mkdtempSync(path.join(tmpdir(), 'rts-re2js-'));
+    await build({
+      ...esbuildOptions(),
+      minify: false,
+      sourcemap: false,
+      plugins,
+      outdir,
+      entryPoints: { pattern: 'functions/core/replay/pattern.ts' },
+    });
+    code = readFileSync(path.join(outdir, 'pattern.js'), 'utf8');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    bundled = require(path.join(outdir, 'pattern.js')) as PatternModule;
+  }, 60_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it.each(RE2JS_LEFT_OUT)('carries no class %s, a stub where it is referenced', (name) => {
+    expect(code).not.toMatch(new RegExp(`var ${name} = class`));
+  });
+
+  it('carries a stub in place of each method left out, throwing with its name', () => {
+    const methods = Object.entries(RE2JS_METHODS_LEFT_OUT).flatMap(([cls, specs]) => specs.map((spec) => `${cls}.${spec.replace('static ', '')}`));
+
+    expect(methods.filter((m) => !code.includes(`throw re2jsUnreached(${JSON.stringify(m)})`))).toEqual([]);
+  });
+
+  it('answers as the source on patterns of every kind (classes, case folding, Unicode, repeats, errors) and texts', () => {
+    for (const pattern of PATTERNS) expect([pattern, answers(bundled, pattern, TEXTS)]).toEqual([pattern, answers(source, pattern, TEXTS)]);
+  });
+
+  it('answers as the source past the text limit, where the match is read up to the cut (Matcher.end)', () => {
+    const long = 'a'.repeat(300_000) + 'END';
+
+    for (const pattern of ['END$', 'a{5}', '(a|b){150}$', 'a$']) {
+      expect([pattern, answers(bundled, pattern, [long])]).toEqual([pattern, answers(source, pattern, [long])]);
+    }
+  });
+
+  it('answers as the source on generated patterns and texts', () => {
+    const token = fc.constantFrom(
+      'a',
+      'b',
+      'é',
+      'Σ',
+      '.',
+      '*',
+      '+',
+      '?',
+      '|',
+      '(',
+      ')',
+      '[',
+      ']',
+      '^',
+      '$',
+      '\\d',
+      '\\w',
+      '\\b',
+      '{2}',
+      '(?i)',
+      '\\pL',
+      '-',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(token, { maxLength: 12 }),
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'é', 'É', 'σ', '1', ' ', '\n') }), { maxLength: 4 }),
+        (tokens, texts) => {
+          const pattern = tokens.join('');
+          expect(answers(bundled, pattern, texts)).toEqual(answers(source, pattern, texts));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
