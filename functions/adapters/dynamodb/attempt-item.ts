@@ -152,8 +152,9 @@ function readsBack(attempt: AttemptRecord, parts: Pick<StoredBody, 'r' | 'p' | '
 }
 
 /**
- * The item attributes of an attempt (keys and entity aside) in the current format, or null when it would not read
- * back as the same record (events numbered otherwise, times in another form, an output cut to fit).
+ * The item attributes of an attempt (keys and entity aside) in the current format, or null when its score and events
+ * would not read back the same, or its output had to be cut to fit (events numbered otherwise than by the engine and
+ * times in another form are kept as they are).
  */
 export function attemptAttributes(attempt: AttemptRecord): Record<string, unknown> | null {
   const { transcript, checks, output, turn_outputs } = attempt;
