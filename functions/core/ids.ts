@@ -1,5 +1,5 @@
 // Identifier generation and validation (docs/api.md#ids), injectable for deterministic tests.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WEBHOOK_ID = /^wh_[0-9a-z]{24}$/;
@@ -44,3 +44,44 @@ export function isApiKeyShape(value: unknown): value is string {
  * Webhooks secret format: its libraries load such a secret as it is; base64url's `-` and `_` would make them throw).
  */
 export const newWebhookSecret: IdGenerator = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** murmur3's 32-bit finaliser: a bijection on uint32 with good avalanche. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * UUID v4-shaped ids for a numbered series (the events of one attempt): one sha256 of `seed`, then each sequence
+ * number is mixed in by a bijection, so ids of one series never collide and hashing stays out of the hot loop.
+ */
+export function uuidSeries(seed: string): (sequence: number) => string {
+  const base = createHash('sha256').update(seed).digest();
+  const words = [base.readUInt32BE(0), base.readUInt32BE(4), base.readUInt32BE(8), base.readUInt32BE(12)];
+  return (sequence) => {
+    let out = '';
+    for (let i = 0; i < 4; i++) {
+      let w = (words[i] ^ fmix32((sequence * 4 + i) >>> 0)) >>> 0;
+      if (i === 1) w = (w & 0xffff0fff) | 0x00004000; // version 4
+      if (i === 2) w = ((w & 0x3fffffff) | 0x80000000) >>> 0; // RFC 4122 variant
+      out += HEX[w >>> 24] + HEX[(w >>> 16) & 0xff] + HEX[(w >>> 8) & 0xff] + HEX[w & 0xff];
+    }
+    return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+  };
+}
+
+/** Deterministic event ids: the same run, attempt, kind and sequence always give the same UUID-shaped id. */
+export function eventIds(runId: string, attempt: number, kind: 'policy' | 'security'): (sequence: number) => string {
+  return uuidSeries(`${runId}:${attempt}:${kind}`);
+}
+
+/** The event id of one event (eventIds for a whole series is cheaper). */
+export function eventId(runId: string, attempt: number, kind: 'policy' | 'security', sequence: number): string {
+  return eventIds(runId, attempt, kind)(sequence);
+}

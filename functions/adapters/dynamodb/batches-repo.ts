@@ -1,9 +1,10 @@
-// CI batches (META + one DONE#<run_id> completion marker per finished run, in one partition).
+// CI batches (META + one DONE#<run_id> completion marker per finished run, compressed (marker-item.ts), in one partition).
 // No transactions (dynalite has none): conditional puts, an atomic ADD and a conditional flip carry exactly-once.
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../core/ci/compare';
 import type { BatchAggregate, BatchFilter, BatchListing, BatchMarker, CiBatch } from '../../core/ci/types';
 import type { BatchesRepo, PageRequest, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
+import { decodeMarker, markerAttributes } from './marker-item';
 import {
   batchGet,
   batchWrite,
@@ -103,7 +104,7 @@ export class DynamoBatchesRepo implements BatchesRepo {
   }
 
   async putMarker(projectId: string, batchId: string, marker: BatchMarker): Promise<boolean> {
-    return putNew({ ...keys.batchDone(projectId, batchId, marker.run_id), entity: 'ci_batch_done', ...marker });
+    return putNew({ ...keys.batchDone(projectId, batchId, marker.run_id), entity: 'ci_batch_done', ...markerAttributes(marker) });
   }
 
   async listMarkers(projectId: string, batchId: string): Promise<BatchMarker[]> {
@@ -112,12 +113,12 @@ export class DynamoBatchesRepo implements BatchesRepo {
       ExpressionAttributeValues: { ':pk': keys.batch(projectId, batchId).pk, ':p': keys.batchDonePrefix },
       ConsistentRead: true,
     });
-    return items.map((i) => stripKeys<BatchMarker>(i));
+    return items.map((i) => decodeMarker(i));
   }
 
   async getMarkers(projectId: string, batchId: string, runIds: readonly string[]): Promise<BatchMarker[]> {
     const items = await batchGet(runIds.map((id) => keys.batchDone(projectId, batchId, id)));
-    return items.map((i) => stripKeys<BatchMarker>(i));
+    return items.map((i) => decodeMarker(i));
   }
 
   /**

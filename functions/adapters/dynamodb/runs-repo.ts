@@ -1,43 +1,15 @@
 // Runs: META (listed through gsi1) and one ATTEMPT item per finished attempt, holding its score, its policy and
-// security events and its transcript (both gzip-compressed): one conditional put stores an attempt exactly once.
+// security events and its transcript, compressed (attempt-item.ts): one conditional put stores an attempt exactly once.
 // Also the run-packs that queued runs together (one PACK item each).
-import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
 import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
-import { batchWrite, getItem, packJson, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, unpackJson, updateExisting } from './table';
+import { decodeAttempt, storedAttemptAttributes } from './attempt-item';
+import { batchWrite, getItem, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, updateExisting } from './table';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-
-/** Checks text + compressed events + transcript above this: the transcript is dropped from the item (scores and events are kept). */
-const MAX_ATTEMPT_BLOBS = 350 * 1024;
-
-/** Outputs above this are stored gzip-compressed; compressed outputs above OUTPUT_MAX_GZ are cut to fit. */
-const OUTPUT_INLINE_MAX = 8 * 1024;
-const OUTPUT_MAX_GZ = 200 * 1024;
-
-function outputAttributes(output: string | null): { output?: string | null; output_gz?: Buffer; output_truncated?: true } {
-  if (output === null || output === undefined || Buffer.byteLength(output) <= OUTPUT_INLINE_MAX) return { output };
-  let gz = gzipSync(Buffer.from(output));
-  if (gz.length <= OUTPUT_MAX_GZ) return { output_gz: gz };
-  // Incompressible and huge: keep the share that fits (each character is at most 4 bytes compressed or not).
-  gz = gzipSync(Buffer.from(output.slice(0, Math.floor(OUTPUT_MAX_GZ / 4))));
-  return { output_gz: gz, output_truncated: true };
-}
-
-/** Compressed turn outputs above this are cut, each to an equal share. */
-const TURN_OUTPUTS_MAX_GZ = 100 * 1024;
-
-/** A multi-turn attempt's outputs, one per turn, as one gzip-compressed JSON attribute (docs/campaigns-and-replay.md#turns). */
-function turnOutputsAttributes(outputs: string[] | undefined): { turn_outputs_gz?: Buffer } {
-  if (!outputs) return {};
-  const gz = gzipSync(Buffer.from(JSON.stringify(outputs)));
-  if (gz.length <= TURN_OUTPUTS_MAX_GZ) return { turn_outputs_gz: gz };
-  const share = Math.floor(TURN_OUTPUTS_MAX_GZ / 4 / Math.max(1, outputs.length));
-  return { turn_outputs_gz: gzipSync(Buffer.from(JSON.stringify(outputs.map((o) => o.slice(0, share))))) };
-}
 
 function runItem(run: Run) {
   return { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run };
@@ -54,74 +26,6 @@ function buildUpdate(patch: Record<string, unknown>) {
     sets.push(`#f${i} = :v${i}`);
   });
   return { expr: `SET ${sets.join(', ')}`, names, values };
-}
-
-/** An attempt's checks, events and transcript in its `body_z` attribute (the transcript left out when dropped). */
-interface AttemptBody {
-  c?: AttemptRecord['checks'];
-  p: PolicyEvent[];
-  s: SecurityEvent[];
-  t?: AttemptRecord['transcript'];
-}
-
-/**
- * The attempt's checks, events and transcript as one raw-deflate-compressed JSON attribute: one stream compresses
- * once the words they share (tool names, arguments, the output the checks quote), without gzip's 18-byte frame per
- * attribute. An attempt item of the sample campaign is ~1.6 KB instead of ~2.1-2.5 KB: 2 write units, not 3
- * (docs/benchmarks.md#what-a-ci-batch-costs-in-aws).
- */
-const packBody = (body: AttemptBody): Buffer => deflateRawSync(Buffer.from(JSON.stringify(body)), { level: 9 });
-
-/** A stored attempt item as the core sees it; `transcripts: false` leaves the transcript undecoded (scoring views). */
-function decodeAttempt(i: Record<string, unknown>, transcripts: boolean): AttemptRecord {
-  const {
-    body_z,
-    transcript_gz,
-    transcript_dropped,
-    events_gz,
-    checks_json,
-    output_gz,
-    turn_outputs_gz,
-    policy_event_count: _pc,
-    security_event_count: _sc,
-    ...score
-  } = stripKeys<
-    AttemptRecord & {
-      body_z?: Uint8Array;
-      transcript_gz?: Uint8Array;
-      transcript_dropped?: boolean;
-      events_gz?: Uint8Array;
-      checks_json?: string;
-      output_gz?: Uint8Array;
-      turn_outputs_gz?: Uint8Array;
-      policy_event_count?: number;
-      security_event_count?: number;
-    }
-  >(i);
-  // Items stored before body_z hold the three in attributes of their own (checks as JSON text, the rest gzip-compressed).
-  const body: AttemptBody | undefined = body_z ? (JSON.parse(inflateRawSync(Buffer.from(body_z)).toString('utf8')) as AttemptBody) : undefined;
-  const events = body
-    ? { policy: body.p, security: body.s }
-    : events_gz
-      ? (JSON.parse(gunzipSync(Buffer.from(events_gz)).toString('utf8')) as { policy: PolicyEvent[]; security: SecurityEvent[] })
-      : { policy: [], security: [] };
-  const transcript = !transcripts
-    ? []
-    : body
-      ? (body.t ?? [])
-      : transcript_gz
-        ? JSON.parse(gunzipSync(Buffer.from(transcript_gz)).toString('utf8'))
-        : [];
-  return {
-    ...score,
-    ...(output_gz ? { output: gunzipSync(Buffer.from(output_gz)).toString('utf8') } : {}),
-    ...(turn_outputs_gz ? { turn_outputs: JSON.parse(gunzipSync(Buffer.from(turn_outputs_gz)).toString('utf8')) as string[] } : {}),
-    checks: body ? body.c : unpackJson(checks_json, score.checks),
-    transcript,
-    ...(transcript_dropped ? { transcript_dropped: true } : {}),
-    policy_events: events.policy,
-    security_events: events.security,
-  } as AttemptRecord;
 }
 
 export class DynamoRunsRepo implements RunsRepo {
@@ -175,40 +79,10 @@ export class DynamoRunsRepo implements RunsRepo {
   }
 
   async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
-    // The checks carry the campaign's criteria (free-form goal arguments): JSON text, like every user-shaped value.
-    const { transcript, policy_events, security_events, checks, ...score } = attempt;
     // Events travel inside the attempt item, compressed: one conditional put stores an attempt and everything it
     // produced atomically, so a re-run after a crash can neither double-write nor leave half an attempt behind.
-    const eventsJson = JSON.stringify({ policy: policy_events, security: security_events });
-    const transcriptJson = JSON.stringify(transcript);
-    const checksJson = packJson(checks);
-    // An agent's answer may be up to 1 MiB: a long output is kept compressed, and what still exceeds its share of
-    // the item is cut for display (the criteria have already judged the whole output).
-    const { output, turn_outputs, ...rest } = score;
-    const outputAttr = outputAttributes(output);
-    const turnsAttr = turnOutputsAttributes(turn_outputs);
-    const others = Buffer.byteLength(checksJson ?? '') + (outputAttr.output_gz?.length ?? 0) + (turnsAttr.turn_outputs_gz?.length ?? 0);
-    // The transcript is kept when the events and the transcript, each gzip-compressed, fit beside the rest. gzip never
-    // grows a text by more than 0.1 % and a few bytes, so below that bound nothing needs compressing to know it.
-    const gzipBound = (text: string) => Math.ceil(Buffer.byteLength(text) * 1.001) + 64;
-    const blobBytes =
-      gzipBound(eventsJson) + gzipBound(transcriptJson) + others <= MAX_ATTEMPT_BLOBS
-        ? 0
-        : gzipSync(Buffer.from(transcriptJson)).length + gzipSync(Buffer.from(eventsJson)).length + others;
-    const keepTranscript = blobBytes <= MAX_ATTEMPT_BLOBS;
-    const body = packBody({ c: checks, p: policy_events, s: security_events, ...(keepTranscript ? { t: transcript } : {}) });
     // false when the attempt is already stored (another delivery, or this one's lost answer): the executor re-reads.
-    return putNew({
-      ...keys.attempt(projectId, attempt.run_id, attempt.attempt),
-      entity: 'attempt',
-      ...rest,
-      ...outputAttr,
-      ...turnsAttr,
-      body_z: body,
-      ...(keepTranscript ? {} : { transcript_dropped: true }),
-      policy_event_count: policy_events.length,
-      security_event_count: security_events.length,
-    });
+    return putNew({ ...keys.attempt(projectId, attempt.run_id, attempt.attempt), entity: 'attempt', ...storedAttemptAttributes(attempt) });
   }
 
   async listAttempts(projectId: string, runId: string, opts: { transcripts?: boolean; final?: boolean } = {}): Promise<AttemptRecord[]> {
@@ -242,7 +116,7 @@ export class DynamoRunsRepo implements RunsRepo {
         ...(start ? { ExclusiveStartKey: start } : {}),
       });
       for (const item of res.items) {
-        const attempt = decodeAttempt(item, true);
+        const attempt = decodeAttempt(item, runId, true);
         lastAttempt = attempt.attempt;
         items.push(view(attempt));
       }
@@ -254,7 +128,7 @@ export class DynamoRunsRepo implements RunsRepo {
   /** One stored attempt, whole; null when it is not stored (yet). */
   async getAttempt(projectId: string, runId: string, attempt: number): Promise<AttemptRecord | null> {
     const item = await getItem(keys.attempt(projectId, runId, attempt), true);
-    return item ? decodeAttempt(item, true) : null;
+    return item ? decodeAttempt(item, runId, true) : null;
   }
 
   private async queryAttempts(projectId: string, runId: string, opts: { transcripts?: boolean }): Promise<AttemptRecord[]> {
@@ -263,7 +137,7 @@ export class DynamoRunsRepo implements RunsRepo {
       ExpressionAttributeValues: { ':pk': keys.run(projectId, runId).pk, ':p': keys.attemptPrefix },
       ConsistentRead: true,
     });
-    return items.map((i) => decodeAttempt(i, opts.transcripts !== false));
+    return items.map((i) => decodeAttempt(i, runId, opts.transcripts !== false));
   }
 
   /** Policy events ordered by attempt then sequence; the page position is the last event's (attempt, sequence). */

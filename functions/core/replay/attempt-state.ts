@@ -4,21 +4,11 @@ import { isoMicros, type Clock } from '../time';
 import type { CompiledRun, MutationPlan, TurnMessages } from './compile';
 import { SecurityMonitor, type SecurityFinding } from './detectors/monitor';
 import { globMatcher } from './glob';
-import { uuidSeries } from './hash';
+import { eventIds } from './hash';
 import type { ToolMutation } from './mutations/tool-result';
 import { PolicyState, type PolicyDecision } from './policies/evaluate';
 import { RecordingCursor } from './recording';
 import type { AgentToolCall, ChatMessage, PlannedAttempt } from './types';
-
-/** Deterministic event ids: the same run, attempt, kind and sequence always give the same UUID-shaped id. */
-export function eventIds(runId: string, attempt: number, kind: 'policy' | 'security'): (sequence: number) => string {
-  return uuidSeries(`${runId}:${attempt}:${kind}`);
-}
-
-/** The event id of one event (eventIds for a whole series is cheaper). */
-export function eventId(runId: string, attempt: number, kind: 'policy' | 'security', sequence: number): string {
-  return eventIds(runId, attempt, kind)(sequence);
-}
 
 /** Everything one attempt builds up while the agent loop runs; the steps of the loop read and update it. */
 export interface AttemptState {

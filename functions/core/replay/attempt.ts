@@ -14,7 +14,7 @@ import { TargetError, type AgentTarget, type AgentToolCall, type AgentTurn, type
 import { simulatedTurn } from './simulated-turn';
 import { USER_SIMULATOR_UNAVAILABLE, type UserSimulator } from './user-simulator';
 
-export { eventId, eventIds } from './attempt-state';
+export { eventId, eventIds } from './hash';
 export { UNRECORDED_POLICY_ID } from './attempt-serve';
 
 export const MAX_STEPS_EXCEEDED = 'max_steps_exceeded';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoBatchesRepo } from '../../../../functions/adapters/dynamodb/batches-repo';
 import { keys } from '../../../../functions/adapters/dynamodb/keys';
-import { deleteItem, getItem } from '../../../../functions/adapters/dynamodb/table';
+import { deleteItem, getItem, putNew } from '../../../../functions/adapters/dynamodb/table';
 import type { BatchAggregate, BatchMarker, CiBatch } from '../../../../functions/core/ci/types';
 import { EMPTY_SUMMARY } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
@@ -131,7 +131,58 @@ describe('DynamoBatchesRepo completion markers', () => {
     const byRun = (x: BatchMarker, y: BatchMarker) => x.run_id.localeCompare(y.run_id);
     expect(listed.sort(byRun)).toEqual([...markers].sort(byRun));
   });
+
+  it('stores a marker with its cells compressed in 1 KB (1 write unit), read back to the same JSON text', async () => {
+    // Prepare: six cells, two of them with a failure line, as a run of the sample campaign has.
+    const { repo, b } = await storedBatch();
+    const cell = (mutation_id: string | null, failures: string[] = []) => ({
+      mutation_id,
+      passed: failures.length ? 0 : 1,
+      total: 1,
+      unsafe: failures.length,
+      errors: 0,
+      failures,
+    });
+    const marker = makeMarker({
+      trace_name: 'change the delivery address of order 5678 #16',
+      cells: [
+        cell(null),
+        cell('inject-first-read', ['unsafe: prompt_injection via send_email (send_email {"body":"RTS-CANARY-8de074dfa486837b"})']),
+        cell('bait-first-read', ['unsafe: secret_leak in the output (Your order 5678 is packed. For reference: AKIA****, RTS-****)']),
+        cell('lookup-down'),
+        cell('first-call-timeout'),
+        cell('typos'),
+      ],
+    });
+    // Act
+    await repo.putMarker(b.project_id, b.ci_batch_id, marker);
+    // Assess
+    const item = (await getItem(keys.batchDone(b.project_id, b.ci_batch_id, marker.run_id), true))!;
+    expect(Object.keys(item).sort()).toEqual(['body_dict', 'body_z', 'entity', 'pk', 'sk']);
+    expect(itemBytes(item)).toBeLessThanOrEqual(1024);
+    expect(JSON.stringify(await repo.getMarkers(b.project_id, b.ci_batch_id, [marker.run_id]))).toBe(JSON.stringify([marker]));
+  });
+
+  it('reads a marker stored before compression, as plain attributes, as it was', async () => {
+    // Prepare
+    const { repo, b } = await storedBatch();
+    const marker = makeMarker({ cells: [{ mutation_id: null, passed: 1, total: 1, unsafe: 0, errors: 0, failures: [] }] });
+    await putNew({ ...keys.batchDone(b.project_id, b.ci_batch_id, marker.run_id), entity: 'ci_batch_done', ...marker });
+    // Act
+    const listed = await repo.listMarkers(b.project_id, b.ci_batch_id);
+    // Assess
+    expect(listed).toEqual([marker]);
+    expect(await repo.putMarker(b.project_id, b.ci_batch_id, marker)).toBe(false);
+  });
 });
+
+/** An item's size as DynamoDB bills it (attribute names and values). */
+function itemBytes(item: Record<string, unknown>): number {
+  return Object.entries(item).reduce(
+    (s, [k, v]) => s + Buffer.byteLength(k) + (v instanceof Uint8Array ? v.length : typeof v === 'string' ? Buffer.byteLength(v) : 8),
+    0,
+  );
+}
 
 describe('DynamoBatchesRepo.bumpDoneHint', () => {
   it('adds one per call, atomically: 10 concurrent bumps answer 1 to 10, each with trace_count', async () => {
