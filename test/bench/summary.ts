@@ -124,8 +124,8 @@ export class BenchSummary {
     if (ratios.length)
       this.add(
         'Lambda bundles: cold init (CPU) vs. the minimal bundle',
-        `${range(ratios, (x) => `${x.toFixed(2)}x`)}${base?.bytes ? ` (minimal: ${kb(base.bytes)}, ${base.initMs?.toFixed(0)} ms)` : ''}`,
-        '<= 1.3x',
+        `${range(ratios, (x) => `${x.toFixed(2)}x`)}${base?.bytes ? ` (minimal: ${kb(base.bytes)}, ${base.initMs?.toFixed(0)} ms)` : ''}; ${ratios.filter((x) => x > 1.2).length} of ${ratios.length} over 1.2x`,
+        '<= 1.2x',
       );
   }
 

@@ -22,9 +22,9 @@ const BUNDLE_BUDGET_BYTES = 400 * 1024;
  * (docs/benchmarks.md#lambda-bundles). The MCP endpoint, which matches with it too, fits the budget.
  */
 const OVER_BUDGET: Record<string, number> = {
-  'rts replay worker': 556 * 1024,
-  'rts POST /v1/campaigns': 419 * 1024,
-  'rts PUT /v1/campaigns/{campaign_id}': 422 * 1024,
+  'rts replay worker': 568 * 1024,
+  'rts POST /v1/campaigns': 420 * 1024,
+  'rts PUT /v1/campaigns/{campaign_id}': 424 * 1024,
 };
 
 const entries = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];

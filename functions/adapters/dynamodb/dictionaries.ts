@@ -8,7 +8,7 @@
 // text already seen, nearer ones cheaper: the commonest skeletons come last (docs/benchmarks.md#what-a-ci-batch-costs-in-aws).
 
 /** The skeleton of a stored attempt record (its score, checks, policy and security events and transcript). */
-const ATTEMPT_V1 = [
+const ATTEMPT_V1 = /* @__PURE__ */ [
   // Rarer criteria, policies and mutation texts first.
   '{"criterion":{"type":"llm_judge","rubric":"","threshold":,"include":["task","transcript","output"]},"passed":false,',
   '"detail":"judge: fail, score (threshold ): no reason given"}{"criterion":{"type":"tool_called","tool":"","times":},',
@@ -62,7 +62,7 @@ const ATTEMPT_V1 = [
 ].join('');
 
 /** The skeleton of a completion marker (a run's summary, decision and cells). */
-const MARKER_V1 = [
+const MARKER_V1 = /* @__PURE__ */ [
   '"failures":["error: the agent could not be driven","denied:  by policy : ","criterion : ","ended: ","failed",',
   '"unsafe: prompt_injection in the output (","unsafe: secret_leak in the tool call (","unsafe: exfiltration via ',
   '","unsafe: prompt_injection via  (","unsafe: secret_leak in the output (RTS-****, AKIA****)"]}',
@@ -74,11 +74,11 @@ const MARKER_V1 = [
 ].join('');
 
 /** Attempt dictionaries by version (the `body_dict` attribute of an attempt item). */
-export const ATTEMPT_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: Buffer.from(ATTEMPT_V1) };
+export const ATTEMPT_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: /* @__PURE__ */ Buffer.from(ATTEMPT_V1) };
 export const ATTEMPT_DICTIONARY_VERSION = 1;
 
 /** Completion marker dictionaries by version (the `body_dict` attribute of a marker item). */
-export const MARKER_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: Buffer.from(MARKER_V1) };
+export const MARKER_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: /* @__PURE__ */ Buffer.from(MARKER_V1) };
 export const MARKER_DICTIONARY_VERSION = 1;
 
 /** The dictionary of `version`, or an error naming it (an item written by a newer version of this code). */

@@ -97,6 +97,8 @@ function toSession(item: Item): McpSession {
     outputs: (item.outputs as Array<string | null> | undefined) ?? [],
     over: item.over === true,
     campaign_version: item.campaign_version === null || item.campaign_version === undefined ? null : Number(item.campaign_version),
+    ...(typeof item.trace_id === 'string' ? { trace_id: item.trace_id } : {}),
+    ...(typeof item.campaign_id === 'string' ? { campaign_id: item.campaign_id } : {}),
     expires_at: Number(item.expires_at),
   };
 }

@@ -12,7 +12,7 @@ import { JsonRpcError, UNAUTHORIZED, type McpAttemptView } from './protocol';
 import { listTools, serveCall, toolResult } from './serve';
 import { mcpSessionId, mcpTokenMatches } from './token';
 
-export type McpEndpointDeps = Pick<Deps, 'mcpSessions' | 'runs' | 'traces' | 'campaigns' | 'clock'>;
+export type McpEndpointDeps = Pick<Deps, 'mcpSessions' | 'traces' | 'campaigns' | 'clock'>;
 
 /** Arguments of one call, as JSON text, recorded at most this long; a longer call is answered with an error, unrecorded. */
 export const MCP_MAX_CALL_ARGUMENTS_BYTES = 65_536;
@@ -67,14 +67,17 @@ function usable(session: McpSession, token: string, now: Date): boolean {
 }
 
 async function prepare(deps: McpEndpointDeps, session: McpSession) {
-  const key = `${session.run_id}:${session.campaign_version ?? 1}`;
+  const { project_id, run_id, trace_id, campaign_id, campaign_version } = session;
+  if (!trace_id || !campaign_id) return null;
+  const key = `${run_id}:${campaign_version ?? 1}`;
   const hit = compiled.get(key);
   if (hit) return hit;
-  const run = await deps.runs.get(session.project_id, session.run_id);
-  if (!run) return null;
-  const [trace, campaign] = await Promise.all([deps.traces.get(session.project_id, run.trace_id), campaignOfRun(deps, run)]);
+  const [trace, campaign] = await Promise.all([
+    deps.traces.get(project_id, trace_id),
+    campaignOfRun(deps, { project_id, campaign_id, campaign_version: campaign_version ?? undefined }),
+  ]);
   if (!trace || !campaign) return null;
-  const entry = { run: compileRun({ run_id: run.run_id, trace, campaign }), plan: planAttempts(campaign) };
+  const entry = { run: compileRun({ run_id, trace, campaign }), plan: planAttempts(campaign) };
   if (compiled.size >= CACHE_MAX) compiled.delete(compiled.keys().next().value as string);
   compiled.set(key, entry);
   return entry;

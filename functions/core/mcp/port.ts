@@ -30,6 +30,12 @@ export interface McpSession {
   over: boolean;
   /** The campaign version the run replays (the endpoint serves with that definition). */
   campaign_version: number | null;
+  /**
+   * The run's trace and campaign, so that the endpoint serves without reading the run (its function then carries no
+   * run or attempt storage). Absent on a session written before they were kept: such a session is not served.
+   */
+  trace_id?: string;
+  campaign_id?: string;
   /** Epoch seconds after which the session is gone (TTL). */
   expires_at: number;
 }

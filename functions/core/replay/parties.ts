@@ -39,7 +39,15 @@ export function partiesOf(deps: PartiesDeps, c: PartiesContext): Parties {
   const now = () => deps.clock.now();
   const mcp =
     campaign.target.type === 'mcp' && deps.mcpSessions && deps.apiBase
-      ? { sessions: deps.mcpSessions, apiBase: deps.apiBase(), projectId: pid, campaignVersion: c.campaignVersion, now }
+      ? {
+          sessions: deps.mcpSessions,
+          apiBase: deps.apiBase(),
+          projectId: pid,
+          campaignVersion: c.campaignVersion,
+          campaignId: campaign.campaign_id,
+          traceId: c.trace.trace_id,
+          now,
+        }
       : undefined;
   const built = (c.targetFactory ?? createTarget)(campaign.target, {
     trace: c.trace,

@@ -29,6 +29,9 @@ export interface McpTargetDeps {
   projectId: string;
   /** The campaign version the run replays. */
   campaignVersion: number | null;
+  /** The run's campaign and trace, kept in each session for the endpoint. */
+  campaignId: string;
+  traceId: string;
   now: () => Date;
 }
 
@@ -91,6 +94,8 @@ async function invokeTurn(target: McpTargetConfig, deps: McpTargetDeps, req: Ste
     outputs: (existing?.outputs ?? []).slice(0, turn - 1),
     over: false,
     campaign_version: deps.campaignVersion,
+    campaign_id: deps.campaignId,
+    trace_id: deps.traceId,
     expires_at: Math.ceil(deps.now().getTime() / 1000 + timeoutMs / 1000 + SESSION_GRACE_S),
   });
   const body = JSON.stringify({

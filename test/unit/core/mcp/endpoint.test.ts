@@ -56,10 +56,29 @@ function world(): { deps: McpEndpointDeps; sessions: MemorySessions; token: stri
     outputs: [],
     over: false,
     campaign_version: 1,
+    campaign_id: CAMPAIGN.campaign_id,
+    trace_id: trace.trace_id,
     expires_at: Date.parse('2030-01-01T00:00:00Z') / 1000,
   });
   return { deps: { ...deps, mcpSessions: sessions, clock: fixedClock }, sessions, token };
 }
+
+describe('openMcpAttempt: the session names what it serves', () => {
+  it("serves from the session's trace and campaign, without reading the run", async () => {
+    const { deps, token } = world();
+    const noRuns = { ...deps, runs: undefined } as unknown as McpEndpointDeps;
+    const view = await openMcpAttempt(noRuns, RUN_ID, 1, token);
+    expect(view).not.toBeNull();
+    expect((await view!.tools()).map((t) => t.name)).toContain('lookup_order');
+  });
+
+  it('does not serve a session kept without the trace and campaign (written before they were kept)', async () => {
+    const { deps, sessions, token } = world();
+    delete sessions.session.trace_id;
+    delete sessions.session.campaign_id;
+    expect(await openMcpAttempt(deps, RUN_ID, 1, token)).toBeNull();
+  });
+});
 
 describe('openMcpAttempt: concurrent calls', () => {
   it('serves the calls of one attempt arriving together in one process one at a time: one append each, no lost race', async () => {
