@@ -72,7 +72,8 @@ export async function benchCi(opts: CiBenchOptions = {}): Promise<CiBench> {
   const traces = opts.traces ?? 1000;
   const concurrency = opts.concurrency ?? (opts.repeats ? undefined : 16);
   const agent = await startDemoAgent({ port: 0 });
-  const svc = await startTestService({ deliverWebhooks: false, queue: { concurrency }, storeInChildProcess: opts.repeats !== undefined });
+  const asStarted = opts.repeats !== undefined;
+  const svc = await startTestService({ deliverWebhooks: asStarted, queue: { concurrency }, storeInChildProcess: asStarted });
   try {
     const campaign = JSON.parse(readFileSync(join(ROOT, 'samples', 'campaign.json'), 'utf8'));
     campaign.target.url = agent.url;
