@@ -9,7 +9,9 @@ import type { AttemptRecord, PolicyEvent, SecurityEvent } from '../../../../func
 const RUN = '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed';
 const START = Date.parse('2026-11-27T10:00:00.000Z');
 
-const json = fc.jsonValue({ maxDepth: 3 });
+// JSON values as they are once written as JSON text: -0 (which fast-check generates) is written "0" by JSON.stringify,
+// in every format an attempt was ever stored in and in every API answer, so it reads back as 0.
+const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 const text = fc.string({ unit: 'grapheme', maxLength: 80 });
 const time = fc.oneof(
   fc.integer({ min: 0, max: 600_000 }).map((ms) => isoMicros(new Date(START + ms))),
