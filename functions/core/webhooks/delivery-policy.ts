@@ -45,8 +45,8 @@ export const RECOVER_SKEW_MS = 60_000;
 /** Failed deliveries one recover request queues at most (oldest first); a second request continues after them. */
 export const MAX_RECOVER_PER_REQUEST = 1000;
 /**
- * A recovered delivery whose predecessor (queued just before it by the same recover) has not finished is deferred, not
- * run, for up to this long after the recover queued it, so a receiver sees them in order; then it goes anyway (a
+ * A recovered delivery whose predecessor (the failed delivery just before it in the log) has not finished is deferred,
+ * not run, for up to this long after the recover queued it, so a receiver sees them in order; then it goes anyway (a
  * predecessor that takes longer is failing again). Deferring holds no slot: the bus runs the command again later.
  */
 export const ORDER_WAIT_MS = 20_000;

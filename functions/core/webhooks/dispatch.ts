@@ -133,10 +133,10 @@ async function giveBack(
 }
 
 /**
- * Keeps a recover's order without holding a slot: while the delivery queued just before this one by the same recover
- * has not finished (its version has not moved on) and this command is younger than ORDER_WAIT_MS, throws a
- * DeliveryDeferredError before anything is claimed or sent, and the bus runs the command again later. Past that age it
- * goes anyway (a predecessor that takes so long is failing again), so a deferral never outlives the order it keeps.
+ * Keeps a recover's order without holding a slot: while the failed delivery just before this one in the log (queued by
+ * the same recover or by one at the same time) has not finished (its version has not moved on) and this command is
+ * younger than ORDER_WAIT_MS, throws a DeliveryDeferredError before anything is claimed or sent, and the bus runs the
+ * command again later. Past that age it goes anyway (a predecessor that takes so long is failing again), so a deferral never outlives the order it keeps.
  */
 async function deferUntilPredecessorDone(deps: DeliveryDeps, event: BusEvent, after: { delivery_id: string; version: number }): Promise<void> {
   const { project_id: projectId } = event.envelope;

@@ -7,7 +7,7 @@ import type { DeliveryLogRepo, EventPublisher, RateLimitsRepo, WebhooksRepo } fr
 import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './delivery-policy';
-import { WEBHOOK_TEST_EVENT, type DeliveredEventType, type StoredDelivery, type WebhookRecord } from './schema';
+import { WEBHOOK_TEST_EVENT, type DeliveredEventType, type WebhookRecord } from './schema';
 import { deliveryBody } from './signing';
 
 export interface WebhookReplayDeps {
@@ -102,29 +102,35 @@ export async function recoverDeliveries(deps: WebhookReplayDeps, projectId: stri
 
   const holder = deps.uuid();
   const expiresAt = epochSeconds(now) + DELIVERY_LOG_TTL_S;
-  const claimed: StoredDelivery[] = [];
+  // Indexes into `candidates` of the entries this recover claimed, in log order.
+  const claimed: number[] = [];
   for (let i = 0; i < candidates.length && claimed.length < budget;) {
+    const first = i;
     const chunk = candidates.slice(i, i + Math.min(CLAIM_CONCURRENCY, budget - claimed.length));
     i += chunk.length;
     const won = await Promise.all(
       chunk.map((e) => deps.deliveryLog.claimDelivery(webhookId, recoverClaimKey(e.delivery_id, e.version), expiresAt, holder)),
     );
-    claimed.push(...chunk.filter((_, j) => won[j]));
+    claimed.push(...chunk.flatMap((_, j) => (won[j] ? [first + j] : [])));
   }
 
-  const commands: RedeliverCommand[] = claimed.map((e, i) => ({
+  // Each waits for the failed delivery just before it in the log, whichever recover claimed that one: two recovers at
+  // once split the entries between them, and the receiver still sees them oldest first.
+  const commands: RedeliverCommand[] = claimed.map((c) => ({
     kind: 'redeliver',
     webhook_id: webhookId,
-    delivery_id: e.delivery_id,
-    claim: { key: recoverClaimKey(e.delivery_id, e.version), holder },
-    ...(i > 0 ? { after: { delivery_id: claimed[i - 1].delivery_id, version: claimed[i - 1].version } } : {}),
+    delivery_id: candidates[c].delivery_id,
+    claim: { key: recoverClaimKey(candidates[c].delivery_id, candidates[c].version), holder },
+    ...(c > 0 ? { after: { delivery_id: candidates[c - 1].delivery_id, version: candidates[c - 1].version } } : {}),
   }));
   try {
     if (commands.length) await queue(deps, projectId, commands);
   } catch (err) {
     // Nothing may stay claimed for commands that never left: a retry of this request must find them again. A command
     // that did leave finds its claim gone or taken by the retry's, and then sends nothing (or re-takes a free one).
-    await Promise.allSettled(claimed.map((e) => deps.deliveryLog.releaseClaim(webhookId, recoverClaimKey(e.delivery_id, e.version), holder)));
+    await Promise.allSettled(
+      claimed.map((c) => deps.deliveryLog.releaseClaim(webhookId, recoverClaimKey(candidates[c].delivery_id, candidates[c].version), holder)),
+    );
     throw err;
   }
   return { queued: commands.length };

@@ -40,6 +40,10 @@ function world() {
       if (!isDeliveryDeferred(err)) throw err;
       queued.push(e);
     });
+  /** Runs the queued commands one at a time, in queue order; a deferred one goes to the back of the queue. */
+  const drainOneByOne = async () => {
+    for (let e = queued.shift(); e; e = queued.shift()) await runOrRequeue(e);
+  };
   /** Delivers the next `n` events (r1, r2, ...) to WH, failing with 500 unless told otherwise, a second apart. */
   const failures = async (n: number, reply = 500) => {
     h.reply(reply);
@@ -50,7 +54,7 @@ function world() {
     }
   };
   const bodies = (from = 0) => h.sent.slice(from).map((r) => JSON.parse(r.body!).data.run_id);
-  return { h, deps, queued, drain, failures, bodies, failPublishing: (v: boolean) => (failPublish = v) };
+  return { h, deps, queued, drain, drainOneByOne, failures, bodies, failPublishing: (v: boolean) => (failPublish = v) };
 }
 
 describe('POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend', () => {
@@ -170,6 +174,27 @@ describe('POST /v1/webhooks/{id}/recover', () => {
 
     expect(answers[0].queued + answers[1].queued).toBe(5);
     expect(w.bodies(before).sort()).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+  });
+
+  it('delivers oldest first when two recovers at the same time split the failed deliveries between them', async () => {
+    // Prepare: five failures; recover B claims r2 and r4 (it loses r1, r3 and r5 to a claim race), recover A the rest
+    const w = world();
+    w.h.hook(WH);
+    await w.failures(5);
+    const before = w.h.sent.length;
+    w.h.reply(200);
+    let call = 0;
+    const losingOdd = Object.create(w.h.deliveryLog) as typeof w.h.deliveryLog;
+    losingOdd.claimDelivery = async (...args) => (call++ % 2 === 0 ? false : w.h.deliveryLog.claimDelivery(...args));
+
+    // Act: B's commands reach the bus first, and the bus hands them over one at a time, in the order they arrived
+    const b = await recoverDeliveries({ ...w.deps, deliveryLog: losingOdd }, PROJECT, WH, START);
+    const a = await recoverDeliveries(w.deps, PROJECT, WH, START);
+    await w.drainOneByOne();
+
+    // Assess
+    expect([a.queued, b.queued]).toEqual([3, 2]);
+    expect(w.bodies(before)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
   });
 
   it('queues a delivery again once its recovery has failed again, but not while it is still queued', async () => {
