@@ -1,6 +1,7 @@
 // Webhooks in the single table (keys.ts pattern 17); their deliveries, claims and kept events are in delivery-log-repo.ts.
 import type { PageRequest, StorePage, WebhookChanges, WebhooksRepo } from '../../core/ports';
 import type { WebhookRecord } from '../../core/webhooks/schema';
+import { FreshReads } from './fresh-read';
 import { keys, stripKeys } from './keys';
 import { deleteIf, deleteItem, getItem, putNew, queryAll, updateExisting } from './table';
 
@@ -89,17 +90,23 @@ export class DynamoWebhooksRepo implements WebhooksRepo {
     return item ? webhookFromItem(item) : null;
   }
 
-  /**
-   * Read from the table for every call, strongly consistent, never remembered: the fan-out runs in other processes
-   * (other Lambda containers) than the create, so any memory of "no webhooks" here could never learn of a create.
-   */
-  async listAll(projectId: string): Promise<WebhookRecord[]> {
-    const items = await queryAll({
+  /** Strongly consistent reads of a project's webhooks; callers at the same time share one that started after each called. */
+  private readonly webhookItems = new FreshReads((projectId) =>
+    queryAll({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': keys.webhooksPk(projectId), ':p': keys.webhookPrefix },
       ConsistentRead: true,
-    });
-    return items.map((element) => webhookFromItem(element));
+    }),
+  );
+
+  /**
+   * Read from the table for every call, strongly consistent, never remembered: the fan-out runs in other processes
+   * (other Lambda containers) than the create, so any memory of "no webhooks" here could never learn of a create.
+   * Calls at the same time share a read that started after each of them (fresh-read.ts); each gets records of its own.
+   */
+  async listAll(projectId: string): Promise<WebhookRecord[]> {
+    const items = await this.webhookItems.get(projectId);
+    return items.map((element) => webhookFromItem(structuredClone(element)));
   }
 
   /** A project holds at most 25 webhooks, so a page is cut from the full, sorted set; the cursor is the last item's position. */

@@ -199,6 +199,22 @@ describe('DynamoWebhooksRepo reads', () => {
     expect(next.map((w) => w.webhook_id)).toEqual([foreign.webhook_id]);
   });
 
+  it('sees a webhook stored while a read of the project was under way, in the calls made after the store', async () => {
+    // Prepare: a read under way, then another process stores a webhook, then 20 more calls at the same time
+    const repo = new DynamoWebhooksRepo();
+    const pid = randomUUID();
+    const underWay = repo.listAll(pid);
+    const foreign = makeWebhook({ project_id: pid });
+    await putRawWebhook(foreign);
+    // Act
+    const after = await Promise.all(Array.from({ length: 20 }, () => repo.listAll(pid)));
+    // Assess: each call after the store sees it, with records of its own
+    expect(after.map((list) => list.map((w) => w.webhook_id))).toEqual(after.map(() => [foreign.webhook_id]));
+    after[0][0].events.push('run.failed');
+    expect(after[1][0].events).toEqual(foreign.events);
+    expect((await underWay).length).toBeLessThanOrEqual(1);
+  });
+
   it('answers an empty list for a project without webhooks', async () => {
     // Prepare
     const repo = new DynamoWebhooksRepo();
