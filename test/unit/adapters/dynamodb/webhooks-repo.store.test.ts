@@ -210,7 +210,7 @@ describe('DynamoWebhooksRepo reads', () => {
     const after = await Promise.all(Array.from({ length: 20 }, () => repo.listAll(pid)));
     // Assess: each call after the store sees it, with records of its own
     expect(after.map((list) => list.map((w) => w.webhook_id))).toEqual(after.map(() => [foreign.webhook_id]));
-    after[0][0].events.push('run.failed');
+    (after[0][0].events as string[]).push('run.failed');
     expect(after[1][0].events).toEqual(foreign.events);
     expect((await underWay).length).toBeLessThanOrEqual(1);
   });
