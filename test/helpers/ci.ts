@@ -1,6 +1,30 @@
 // Helpers for the CI tests: traces that pass or fail the recorded campaigns' criteria, campaigns, eval-sets, polling.
+import { runCi, type CiIo } from '../../functions/cli/ci/command';
 import { recordedCampaign, sampleTrace } from './fixtures';
 import type { TestService } from './local-service';
+
+/** What `rts ci run` printed and the exit code it gave. */
+export interface CiCaptured {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `rts ci run <args>` in-process with the service's credentials (and `env` on top), polling every 0.1 s, and
+ * captures its output; `stderrTty` makes stderr look like a terminal.
+ */
+export async function runCiAgainst(svc: TestService, args: string[], env: Record<string, string | undefined> = {}, stderrTty = false): Promise<CiCaptured> {
+  let stdout = '';
+  let stderr = '';
+  const io: CiIo = {
+    stdout: { write: (s: string) => (stdout += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: stderrTty },
+    env: { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId, ...env },
+  };
+  const code = await runCi(['run', '--poll-interval', '0.1', ...args], io);
+  return { code, stdout, stderr };
+}
 
 /** A trace whose final answer contains "refund" (meets recordedCampaign's criteria). */
 export const passingTrace = (name = 'refund order 1234') => sampleTrace({ name });

@@ -6,8 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { runCi, type CiIo } from '../../functions/cli/ci/command';
-import { createCampaign, createTraces, passingTrace, setEvalSet } from '../helpers/ci';
+import { createCampaign, createTraces, passingTrace, setEvalSet, runCiAgainst } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 let svc: TestService;
@@ -22,17 +21,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ci(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CiIo = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
-    env: { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId },
-  };
-  const code = await runCi(['run', '--poll-interval', '0.1', ...args], io);
-  return { code, stdout, stderr };
-}
+const ci = (args: string[]) => runCiAgainst(svc, args);
 
 /** A step-protocol agent that answers about the refund, except to a user message carrying "WHISPER". */
 async function startAgent() {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { idempotencyKeyFromEnv, runCi, type CiIo } from '../../functions/cli/ci/command';
+import { idempotencyKeyFromEnv } from '../../functions/cli/ci/command';
 import { uuid } from '../helpers/fixtures';
 import {
   breakingTrace,
@@ -16,9 +16,11 @@ import {
   createTraces,
   failingTrace,
   passingTrace,
+  runCiAgainst,
   setEvalSet,
   startScriptedAgent,
   unreachableTarget,
+  type CiCaptured,
 } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
@@ -34,24 +36,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the command with this service's credentials (overridable) and captures its output. */
-async function ci(args: string[], env: Record<string, string | undefined> = {}, tty = false): Promise<Captured> {
-  let stdout = '';
-  let stderr = '';
-  const io: CiIo = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: tty },
-    env: { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId, ...env },
-  };
-  const code = await runCi(['run', '--poll-interval', '0.1', ...args], io);
-  return { code, stdout, stderr };
-}
+const ci = (args: string[], env: Record<string, string | undefined> = {}, tty = false): Promise<CiCaptured> => runCiAgainst(svc, args, env, tty);
 
 async function batchCampaign(traces: unknown[], campaign: Record<string, unknown> = {}) {
   const ids = await createTraces(svc, traces);

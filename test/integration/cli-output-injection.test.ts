@@ -3,10 +3,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCi, type CiIo } from '../../functions/cli/ci/command';
 import { runTraces } from '../../functions/cli/traces';
 import { captureOutput } from '../helpers/capture-output';
-import { createCampaign, createTraces, failingTrace, passingTrace, setEvalSet } from '../helpers/ci';
+import { createCampaign, createTraces, failingTrace, passingTrace, setEvalSet, runCiAgainst } from '../helpers/ci';
 import { startTestService, type TestService } from '../helpers/local-service';
 
 /** Every line break a log reader may split on (.NET's ReadLine splits on CR and LF; viewers on NEL, LS, PS too). */
@@ -39,17 +38,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ci(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CiIo = {
-    stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
-    env: { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId, GITHUB_ACTIONS: 'true' },
-  };
-  const code = await runCi(['run', '--poll-interval', '0.1', ...args], io);
-  return { code, stdout, stderr };
-}
+const ci = (args: string[]) => runCiAgainst(svc, args, { GITHUB_ACTIONS: 'true' });
 
 describe('CLI output in CI logs', () => {
   let campaignId: string;
