@@ -12,9 +12,8 @@ interface Waiting<T> {
   reject: (reason: unknown) => void;
 }
 
+/** A key with a read under way. */
 interface KeyState<T> {
-  /** A read under way. */
-  running: boolean;
   /** The callers that came while it ran: they share the next read. */
   next: Waiting<T> | null;
 }
@@ -28,7 +27,7 @@ export class FreshReads<T> {
   get(key: string): Promise<T> {
     const state = this.keys.get(key);
     if (!state) {
-      const fresh: KeyState<T> = { running: true, next: null };
+      const fresh: KeyState<T> = { next: null };
       this.keys.set(key, fresh);
       return this.start(key, fresh);
     }

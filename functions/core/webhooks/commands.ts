@@ -24,7 +24,10 @@ export interface RedeliverCommand {
   delivery_id: string;
   /** A recover's claim on (delivery, version): the command runs only while the claim is still this recover's. */
   claim?: { key: string; holder: string };
-  /** The failed delivery just before this one in the log (queued by this recover or one at the same time), and its version then: this one waits for it to finish. */
+  /**
+   * The failed delivery just before this one in the log (queued by this recover or by one at the same time), and its
+   * version then: this one waits for it to finish.
+   */
   after?: { delivery_id: string; version: number };
 }
 
