@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { workerHandlers } from '../../lib/routes';
 import { resetAwsClients } from '../../functions/adapters/aws';
 import { chunk } from '../../functions/adapters/batch-retry';
+import { freshReadOptions } from '../../functions/adapters/dynamodb/fresh-read';
 import { runCi } from '../../functions/cli/ci/command';
 import { startDemoAgent } from '../../functions/cli/demo-agent/command';
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
@@ -85,6 +86,8 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
   countAwsCalls();
   countIndexWrites();
   resetAwsClients();
+  // A Lambda container runs one delivery at a time, so no two fan-outs share a read of a project's webhooks there.
+  freshReadOptions.share = false;
   const timing = timeHandlers();
   const requests: { method: string; path: string }[] = [];
   let recording = false;
@@ -253,6 +256,7 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       report: priceWorkload(workload),
     };
   } finally {
+    freshReadOptions.share = true;
     await svc.stop();
     await agent.close();
     timing.undo();

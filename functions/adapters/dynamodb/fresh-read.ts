@@ -18,6 +18,12 @@ interface KeyState<T> {
   next: Waiting<T> | null;
 }
 
+/**
+ * `share: false` makes every call read on its own, as Lambda containers do (one invocation each): the cost bench
+ * (test/bench/cost.ts) turns it off to count the reads a deployment makes.
+ */
+export const freshReadOptions = { share: true };
+
 export class FreshReads<T> {
   private readonly keys = new Map<string, KeyState<T>>();
 
@@ -25,6 +31,7 @@ export class FreshReads<T> {
 
   /** The value of `key` as a read that started after this call found it. */
   get(key: string): Promise<T> {
+    if (!freshReadOptions.share) return this.read(key);
     const state = this.keys.get(key);
     if (!state) {
       const fresh: KeyState<T> = { next: null };

@@ -2,7 +2,7 @@
 // it called (that read could miss a write the caller must see). Generated interleavings of calls, writes and read
 // completions check it against a store with a version counter.
 import fc from 'fast-check';
-import { FreshReads } from '../../../../functions/adapters/dynamodb/fresh-read';
+import { FreshReads, freshReadOptions } from '../../../../functions/adapters/dynamodb/fresh-read';
 
 /** A store whose reads the test finishes by hand; each read returns the version it saw when it started. */
 function manualStore() {
@@ -64,6 +64,24 @@ describe('FreshReads', () => {
     expect(store.pending).toHaveLength(1);
     store.pending.shift()!.finish();
     expect(await again).toEqual({ key: 'a', version: 0 });
+  });
+
+  it('reads once per call when sharing is off, as a Lambda container would (the cost bench counts so)', async () => {
+    // Prepare
+    const store = manualStore();
+    const reads = new FreshReads(store.read);
+    freshReadOptions.share = false;
+    try {
+      // Act
+      const calls = [reads.get('p'), reads.get('p'), reads.get('p')];
+
+      // Assess
+      expect(store.pending).toHaveLength(3);
+      for (const p of store.pending.splice(0)) p.finish();
+      expect(await Promise.all(calls)).toHaveLength(3);
+    } finally {
+      freshReadOptions.share = true;
+    }
   });
 
   it('never gives a caller a read that started before its call, whatever the interleaving', async () => {
