@@ -14,7 +14,12 @@ export interface CiCaptured {
  * Runs `rts ci run <args>` in-process with the service's credentials (and `env` on top), polling every 0.1 s, and
  * captures its output; `stderrTty` makes stderr look like a terminal.
  */
-export async function runCiAgainst(svc: TestService, args: string[], env: Record<string, string | undefined> = {}, stderrTty = false): Promise<CiCaptured> {
+export async function runCiAgainst(
+  svc: TestService,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  stderrTty = false,
+): Promise<CiCaptured> {
   let stdout = '';
   let stderr = '';
   const io: CiIo = {
