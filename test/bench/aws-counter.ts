@@ -4,6 +4,7 @@
 // up to 4 KB, as DynamoDB bills it). dynalite reports table capacity only:
 // countIndexWrites() also prices each write's GSI entries where the embedded store runs in this process.
 import { instrumentAwsClients } from '../../functions/adapters/aws';
+import { canonicalJson } from '../../functions/core/json';
 import { indexWriteUnits, writeUnitsFor, type IndexEntry } from './cost-model';
 
 export interface CallCounts {
@@ -122,19 +123,6 @@ interface StoreDb {
   itemSize: (item: StoreItem) => number;
 }
 
-/** A value's JSON with object keys sorted, so two images of the same item compare equal whatever their key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((element) => canonical(element)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** The item's entry in the index, or undefined when the item lacks one of the index's key attributes (sparse index). */
 function indexEntry(db: StoreDb, table: StoreTable, index: StoreIndex, item: StoreItem | null | undefined): IndexEntry | undefined {
   if (!item) return undefined;
@@ -145,7 +133,7 @@ function indexEntry(db: StoreDb, table: StoreTable, index: StoreIndex, item: Sto
     const attrs = [...keys, ...table.KeySchema.map((k) => k.AttributeName), ...(index.Projection.NonKeyAttributes ?? [])];
     projected = Object.fromEntries(attrs.filter((a) => item[a] != null).map((a) => [a, item[a]]));
   }
-  return { key: canonical(keys.map((k) => item[k])), bytes: db.itemSize(projected), image: canonical(projected) };
+  return { key: canonicalJson(keys.map((k) => item[k])), bytes: db.itemSize(projected), image: canonicalJson(projected) };
 }
 
 /**

@@ -7,6 +7,7 @@
 // own; before that, checks as JSON text and events and transcript each gzip-compressed.
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
 import { eventId } from '../../core/ids';
+import { canonicalJson } from '../../core/json';
 import { isoMicros } from '../../core/time';
 import type { AttemptRecord, PolicyEvent, SecurityEvent } from '../../core/runs/types';
 import { ATTEMPT_DICTIONARIES, ATTEMPT_DICTIONARY_VERSION, dictionary } from './dictionaries';
@@ -123,20 +124,6 @@ function expandParts(parts: Pick<StoredBody, 'r' | 'p' | 's'>, runId: string) {
   };
 }
 
-/** A value's JSON with object keys sorted: two records compare equal whatever the order of their keys. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj)
-      .sort()
-      .filter((k) => obj[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /**
  * Whether the compact parts read back as the attempt's score and events (the events to the byte); checks, transcript
  * and turn outputs are stored as they are, so only these need checking.
@@ -145,7 +132,7 @@ function readsBack(attempt: AttemptRecord, parts: Pick<StoredBody, 'r' | 'p' | '
   const { transcript: _t, policy_events, security_events, checks: _c, output, turn_outputs: _o, ...score } = attempt;
   const back = expandParts(JSON.parse(JSON.stringify(parts)) as typeof parts, attempt.run_id);
   return (
-    canonical(back.score) === canonical(withOutput ? { ...score, output } : score) &&
+    canonicalJson(back.score) === canonicalJson(withOutput ? { ...score, output } : score) &&
     JSON.stringify(back.policy) === JSON.stringify(policy_events) &&
     JSON.stringify(back.security) === JSON.stringify(security_events)
   );
