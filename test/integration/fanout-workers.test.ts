@@ -178,6 +178,15 @@ async function untilTerminal(runId: string, timeoutMs: number): Promise<Run> {
   }
 }
 
+/**
+ * The run's completion event as the workers reported it: a worker publishes it just after the run turns terminal in the
+ * store, and its line reaches this process a moment later, so it is waited for (up to `timeoutMs`), not read at once.
+ */
+async function untilCompletionEvent(runId: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!queue.events.includes(`run.completed:${runId}`) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
 async function attemptNumbers(runId: string): Promise<number[]> {
   return (await getDeps().runs.listAttempts(pid, runId, { transcripts: false })).map((a) => a.attempt).sort((x, y) => x - y);
 }
@@ -200,6 +209,7 @@ describe('a 200-attempt run fanned out over two worker processes', () => {
     expect(agent.requests).toBe(200);
     expect(agent.peak).toBeLessThanOrEqual(K);
     expect(queue.failures).toEqual([]);
+    await untilCompletionEvent(msg.run_id);
     expect(new Set(queue.events)).toEqual(new Set([`run.completed:${msg.run_id}`]));
     console.log(`fan-out: 200 attempts of ${ATTEMPT_MS} ms at max_concurrency ${K}: ${elapsed} ms, peak ${agent.peak}`);
     // The ideal is 200 x 2 s / 20 = 20 s; measured 24-41 s with the store and both workers sharing 2 cores at a load
@@ -225,6 +235,7 @@ describe('a 200-attempt run fanned out over two worker processes', () => {
     expect(await attemptNumbers(msg.run_id)).toEqual(ALL);
     expect(agent.requests).toBeGreaterThan(200); // the killed worker's calls in flight were made again
     expect(agent.peak).toBeLessThanOrEqual(K);
+    await untilCompletionEvent(msg.run_id);
     expect(new Set(queue.events)).toEqual(new Set([`run.completed:${msg.run_id}`]));
     console.log(`fan-out with a worker killed: ${elapsed} ms, ${agent.requests} requests, peak ${agent.peak}, sent ${queue.sent.length}`);
     // No slot of the limit is still held: all K can be taken now.
