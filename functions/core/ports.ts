@@ -212,6 +212,19 @@ export interface ReplayMessage {
    * a sweep. Such a delivery joins the run's work and never fans it out again; absent on the message that queues a run.
    */
   part?: number;
+  /**
+   * Set on the message that queues a run: what the run replays. Its first delivery reads the trace and the campaign
+   * version and moves the run out of `queued` in one conditional write that returns the run, without reading the run
+   * first (core/replay/executor.ts). Any other delivery (a resume, a duplicate, a message without it) reads the run.
+   */
+  replays?: RunInputs;
+}
+
+/** The trace and campaign version a run replays, as the run holds them. */
+export interface RunInputs {
+  trace_id: string;
+  campaign_id: string;
+  campaign_version: number;
 }
 
 export interface QueuePort {

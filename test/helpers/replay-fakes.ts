@@ -253,8 +253,11 @@ export function makeWorld(campaign: Campaign, trace: Trace = loadTrace('refund-t
   const events = new MemoryEvents();
   traces.traces.set(trace.trace_id, trace);
   campaigns.campaigns.set(campaign.campaign_id, campaign);
-  runs.runs.set(RUN_ID, makeRun({ trace_id: trace.trace_id, campaign_id: campaign.campaign_id, ...run }));
-  return { deps: { runs, traces, campaigns, events, clock: fixedClock, http: noNetwork }, msg: { project_id: PROJECT_ID, run_id: RUN_ID } };
+  const stored = makeRun({ trace_id: trace.trace_id, campaign_id: campaign.campaign_id, ...run });
+  runs.runs.set(RUN_ID, stored);
+  // The message that queued the run, as the service sends it: it says what the run replays.
+  const replays = { trace_id: stored.trace_id, campaign_id: stored.campaign_id, campaign_version: stored.campaign_version ?? 1 };
+  return { deps: { runs, traces, campaigns, events, clock: fixedClock, http: noNetwork }, msg: { project_id: PROJECT_ID, run_id: RUN_ID, replays } };
 }
 
 /** One SQS record carrying `body`, as the replay queue (or its dead-letter queue) delivers it to a worker. */

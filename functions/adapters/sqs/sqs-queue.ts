@@ -27,11 +27,7 @@ export class SqsQueue implements QueuePort {
       // Ids only need to be unique within one call; the index keeps the mapping back to the entry trivial.
       const entries: SendMessageBatchRequestEntry[] = batch.map((m, i) => ({
         Id: String(i),
-        MessageBody: JSON.stringify(
-          (m.part === undefined
-            ? { project_id: m.project_id, run_id: m.run_id }
-            : { project_id: m.project_id, run_id: m.run_id, part: m.part }) satisfies ReplayMessage,
-        ),
+        MessageBody: JSON.stringify(messageBody(m)),
         // SQS fair queues: one message group per project keeps the other projects' wait short behind a backlog.
         MessageGroupId: m.project_id,
         ...(options.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(options.delaySeconds))) } : {}),
@@ -52,4 +48,12 @@ export class SqsQueue implements QueuePort {
       });
     });
   }
+}
+
+/** A message's body: its own fields only, whatever else the object carries. */
+function messageBody(m: ReplayMessage): ReplayMessage {
+  const body: ReplayMessage = { project_id: m.project_id, run_id: m.run_id };
+  if (m.part !== undefined) body.part = m.part;
+  if (m.replays) body.replays = { trace_id: m.replays.trace_id, campaign_id: m.replays.campaign_id, campaign_version: m.replays.campaign_version };
+  return body;
 }

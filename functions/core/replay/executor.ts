@@ -3,9 +3,9 @@
 import type { Campaign, Target } from '../campaigns/schema';
 import type { BusEvent } from '../events';
 import type { Trace } from '../traces/schema';
-import type { Deps, ReplayMessage } from '../ports';
+import type { Deps, ReplayMessage, RunInputs } from '../ports';
 import type { AttemptRecord, Run, RunStatus } from '../runs/types';
-import { campaignOfRun } from '../runs/campaign-version';
+import { campaignOfRun, campaignVersionOf } from '../runs/campaign-version';
 import { nowIso } from '../time';
 import { runAttempt } from './attempt';
 import { compileRun } from './compile';
@@ -98,23 +98,9 @@ export function runCompletedEvent(run: Run, createdAt: string): BusEvent {
  */
 export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: ExecuteOptions<D> = {}): Promise<Run | null> {
   const { project_id: pid, run_id: rid } = msg;
-  const run = await deps.runs.get(pid, rid);
-  if (!run) return null;
-  if (isTerminal(run.status)) return publishCompletion(deps, run, opts);
-
-  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), campaignOfRun(deps, run)]);
-  if (!trace || !campaign) {
-    const reason = !trace ? `trace ${run.trace_id} no longer exists` : `campaign ${run.campaign_id} no longer exists`;
-    return failRun(deps, run, reason, opts);
-  }
-
-  const plan = planAttempts(campaign);
-  const startPatch: Partial<Run> = { status: 'running', attempt_total: plan.length, trace_name: trace.name ?? null };
-  if (!run.started_at) startPatch.started_at = nowIso(deps.clock);
-  // A run this delivery moves out of `queued` has no attempt stored yet (attempts are only stored after that move,
-  // which succeeds once): nothing to read back. Any other start is a resume and reads what earlier deliveries stored.
-  const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], startPatch)) !== null;
-  if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, startPatch))) return finishIfEnded(deps, msg, opts);
+  const start = (msg.replays && (await startQueued(deps, msg, msg.replays))) || (await startRead(deps, msg, opts));
+  if ('ended' in start) return start.ended;
+  const { run, trace, campaign, plan, fresh } = start;
 
   const deadline = opts.deadlineMs !== undefined ? startDeadline(opts.deadlineMs) : undefined;
   // In a worker (a queue to hand work on, leases to claim attempts, a deadline) the run is fanned out.
@@ -164,6 +150,71 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
   });
   return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, msg, opts);
+}
+
+/**
+ * A run a delivery works on: as it was started, what it replays, its plan, and whether this delivery moved it out of
+ * `queued` (then no attempt of it is stored yet: attempts are only stored after that move, which succeeds once).
+ */
+interface Started {
+  run: Run;
+  trace: Trace;
+  campaign: Campaign;
+  plan: PlannedAttempt[];
+  fresh: boolean;
+}
+
+/** What a delivery that does not start the run left it as (null when it does not exist). */
+type NotStarted = { ended: Run | null };
+
+function startPatchOf<D extends ExecutorDeps>(deps: D, trace: Trace, plan: PlannedAttempt[], startedAt: string | null): Partial<Run> {
+  const patch: Partial<Run> = { status: 'running', attempt_total: plan.length, trace_name: trace.name ?? null };
+  if (!startedAt) patch.started_at = nowIso(deps.clock);
+  return patch;
+}
+
+/**
+ * The first delivery of a queued run, from what its message says the run replays: reads the trace and the campaign
+ * version, then moves the run out of `queued` in one conditional write that returns it, without reading the run
+ * first. Null when that does not apply: the run is not queued (a resume, a duplicate delivery) or gone, an input is
+ * gone, or the run replays something else than the message says. The delivery then reads the run (startRead), which
+ * also rewrites the start of a run started here from the wrong inputs.
+ */
+async function startQueued<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, inputs: RunInputs): Promise<Started | null> {
+  const { project_id: pid, run_id: rid } = msg;
+  const [trace, campaign] = await Promise.all([
+    deps.traces.get(pid, inputs.trace_id),
+    campaignOfRun(deps, { project_id: pid, campaign_id: inputs.campaign_id, campaign_version: inputs.campaign_version }),
+  ]);
+  if (!trace || !campaign) return null;
+  const plan = planAttempts(campaign);
+  const run = await deps.runs.transition(pid, rid, ['queued'], startPatchOf(deps, trace, plan, null));
+  const same =
+    run && run.trace_id === inputs.trace_id && run.campaign_id === inputs.campaign_id && campaignVersionOf(run) === inputs.campaign_version;
+  return same ? { run, trace, campaign, plan, fresh: true } : null;
+}
+
+/**
+ * Any delivery, from the run as stored: publishes the completion of a run already terminal, fails a run whose trace or
+ * campaign is gone, else moves it to (or keeps it) `running`.
+ */
+async function startRead<D extends ExecutorDeps>(deps: D, msg: ReplayMessage, opts: ExecuteOptions<D>): Promise<Started | NotStarted> {
+  const { project_id: pid, run_id: rid } = msg;
+  const run = await deps.runs.get(pid, rid);
+  if (!run) return { ended: null };
+  if (isTerminal(run.status)) return { ended: await publishCompletion(deps, run, opts) };
+
+  const [trace, campaign] = await Promise.all([deps.traces.get(pid, run.trace_id), campaignOfRun(deps, run)]);
+  if (!trace || !campaign) {
+    const reason = !trace ? `trace ${run.trace_id} no longer exists` : `campaign ${run.campaign_id} no longer exists`;
+    return { ended: await failRun(deps, run, reason, opts) };
+  }
+
+  const plan = planAttempts(campaign);
+  const patch = startPatchOf(deps, trace, plan, run.started_at);
+  const fresh = run.status === 'queued' && (await deps.runs.transition(pid, rid, ['queued'], patch)) !== null;
+  if (!fresh && !(await deps.runs.transition(pid, rid, ACTIVE, patch))) return { ended: await finishIfEnded(deps, msg, opts) };
+  return { run, trace, campaign, plan, fresh };
 }
 
 interface RunContext<D extends ExecutorDeps> {

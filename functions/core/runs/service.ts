@@ -60,7 +60,13 @@ export async function createAndQueueRuns(deps: Deps, projectId: string, runs: Ru
   else await deps.runs.createMany(runs);
   const ids = (r: Run) => ({ run_id: r.run_id, trace_id: r.trace_id, campaign_id: r.campaign_id });
   await deps.events.publish(runs.map((r) => projectEvent(deps, projectId, 'run.created', { ...ids(r), source: r.source })));
-  await deps.queue.sendReplay(runs.map((r) => ({ project_id: projectId, run_id: r.run_id })));
+  await deps.queue.sendReplay(
+    runs.map((r) => ({
+      project_id: projectId,
+      run_id: r.run_id,
+      replays: { trace_id: r.trace_id, campaign_id: r.campaign_id, campaign_version: campaignVersionOf(r) },
+    })),
+  );
   const queued: BusEvent[] = [];
   for (const r of runs) {
     queued.push(projectEvent(deps, projectId, 'run.queued', ids(r)));

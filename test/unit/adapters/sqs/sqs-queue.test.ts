@@ -27,6 +27,21 @@ describe('SqsQueue', () => {
     expect(new Set(input.Entries?.map((e) => e.Id)).size).toBe(2);
   });
 
+  it('carries a part and what a run replays, and nothing else an object holds', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const replays = { trace_id: 't1', campaign_id: 'c1', campaign_version: 3 };
+
+    await new SqsQueue({ client }).sendReplay([
+      { ...msg(1), replays: { ...replays, extra: 'x' } } as never,
+      { ...msg(2), part: 2, note: 'local only' } as never,
+    ]);
+
+    expect(bodies(0)).toEqual([
+      { ...msg(1), replays },
+      { ...msg(2), part: 2 },
+    ]);
+  });
+
   it('splits 25 messages into calls of 10, 10 and 5', async () => {
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
 

@@ -189,7 +189,9 @@ describe('a non-empty pool makes a batch of one run per registered trace', () =>
   it('queues every run and announces each as created then queued (no replay_queued: these are CI runs)', async () => {
     const w = world([traceId(1), traceId(2)]);
     const res = await submitBatch(w);
-    expect(w.queued).toEqual(res.run_ids.map((run_id) => ({ project_id: PROJECT_ID, run_id })));
+    // Each message says what its run replays, so that its first delivery need not read the run.
+    const replays = (n: number) => ({ trace_id: traceId(n), campaign_id: CAMPAIGN_ID, campaign_version: 1 });
+    expect(w.queued).toEqual(res.run_ids.map((run_id, i) => ({ project_id: PROJECT_ID, run_id, replays: replays(i + 1) })));
     expect(eventTypes(w)).toEqual(['run.created', 'run.created', 'run.queued', 'run.queued']);
     expect(w.events.map((e) => e.envelope.created_at)).toEqual(Array(4).fill(CREATED_AT));
   });
@@ -327,7 +329,9 @@ describe('an empty pool makes a single CI run on trace_id', () => {
       reasons: [],
     });
     expect(w.batches.size).toBe(0);
-    expect(w.queued).toEqual([{ project_id: PROJECT_ID, run_id: run.run_id }]);
+    expect(w.queued).toEqual([
+      { project_id: PROJECT_ID, run_id: run.run_id, replays: { trace_id: run.trace_id, campaign_id: CAMPAIGN_ID, campaign_version: 1 } },
+    ]);
     expect(eventTypes(w)).toEqual(['run.created', 'run.queued']);
   });
 

@@ -282,6 +282,52 @@ describe('run executor', () => {
     expect(w.deps.events.published).toEqual([]);
   });
 
+  it('starts a queued run from what its message says it replays, without reading the run', async () => {
+    // Prepare
+    const w = makeWorld(campaign());
+    const reads = jest.spyOn(w.deps.runs, 'get');
+    const transitions = jest.spyOn(w.deps.runs, 'transition');
+    // Act
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
+    // Assess: the start and the end are the only transitions; nothing read the run
+    expect(reads).not.toHaveBeenCalled();
+    expect(transitions.mock.calls.map((c) => c[2])).toEqual([['queued'], ['queued', 'running']]);
+    expect(run(w)).toMatchObject({ status: 'completed', attempt_total: 6, trace_name: w.deps.traces.traces.get(run(w).trace_id)?.name ?? null });
+    expect(w.deps.runs.attempts.get(RUN_ID)?.size).toBe(6);
+  });
+
+  it('reads the run when its message is not the one that queued it, and runs the same', async () => {
+    // Prepare: two worlds, the run's message with and without what it replays
+    const told = makeWorld(campaign());
+    const plain = makeWorld(campaign());
+    const reads = jest.spyOn(plain.deps.runs, 'get');
+    // Act
+    await executeRun(told.deps, told.msg, { targetFactory: agentFactory() });
+    await executeRun(plain.deps, { project_id: plain.msg.project_id, run_id: plain.msg.run_id }, { targetFactory: agentFactory() });
+    // Assess
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(run(plain)).toEqual(run(told));
+    expect(plain.deps.runs.attempts.get(RUN_ID)).toEqual(told.deps.runs.attempts.get(RUN_ID));
+    expect(plain.deps.events.published).toEqual(told.deps.events.published);
+  });
+
+  it('replays what the run holds when its message says another trace or campaign version', async () => {
+    // Prepare: the message names another stored trace, then a campaign version that does not exist
+    const w = makeWorld(campaign());
+    const own = w.deps.traces.traces.get(run(w).trace_id)!;
+    const other = { ...structuredClone(own), trace_id: '0b7f3c1e-5d2a-4c8e-9f10-00000000abcd', name: 'another trace' };
+    w.deps.traces.traces.set(other.trace_id, other);
+    const stepsFor = jest.fn(agentFactory());
+    // Act
+    await executeRun(w.deps, { ...w.msg, replays: { ...w.msg.replays!, trace_id: other.trace_id } }, { targetFactory: stepsFor });
+    const second = makeWorld(campaign());
+    await executeRun(second.deps, { ...second.msg, replays: { ...second.msg.replays!, campaign_version: 7 } }, { targetFactory: agentFactory() });
+    // Assess: the run's own trace name (the start was written again from the run), every attempt of its own plan
+    expect(run(w)).toMatchObject({ status: 'completed', trace_name: own.name ?? null, trace_id: own.trace_id, attempt_total: 6 });
+    expect(w.deps.runs.attempts.get(RUN_ID)?.size).toBe(6);
+    expect(run(second)).toMatchObject({ status: 'completed', attempt_total: 6 });
+  });
+
   it('keeps started_at from the first delivery', async () => {
     // Prepare
     const w = makeWorld(campaign(), undefined, { status: 'running', started_at: '2026-01-01T00:00:00.000000+00:00' });
