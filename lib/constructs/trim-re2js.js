@@ -3,7 +3,8 @@
 // program size and runs `matcher(text).find()` and `end()`; that reaches RE2's compileImpl and matchMachineInput, and
 // through them the parser, compiler, prefilter and the onepass, backtracking and NFA matchers, nothing below.
 // Each part removed becomes a stub of functions/adapters/lambda-stubs.ts that throws naming it (re2jsLeftOut,
-// re2jsUnreached); test/unit/lib/bundled-re2js.test.ts compares the bundled pattern module with the source.
+// re2jsUnreached). What stays has its Unicode tables' strings compressed (withCompressedTables).
+// test/unit/lib/bundled-re2js.test.ts compares the bundled pattern module with the source.
 
 /**
  * Classes: the DFA (RE2 runs it only for a match that asks no positions: RE2JS.test, testExact, matches; find asks for
@@ -61,9 +62,42 @@ function stubMethod(lines, className, { start, end }, spec) {
   return last - first;
 }
 
+/** A table's encoded ranges or case orbits, as re2js's build writes each: one string of its own 64-letter alphabet. */
+const TABLE_CALL = /\b(decodeRanges|decodeOrbit)\("([A-Za-z0-9+-]*)"/g;
+/** re2js's Unicode tables hold ~250 of them (~43 KB); fewer means its build changed shape. */
+const MIN_TABLES = 100;
+
 /**
- * re2js's module without RE2JS_LEFT_OUT and RE2JS_METHODS_LEFT_OUT. Throws when a part is not found in the expected
- * shape, so that when re2js changes its build the bundling fails rather than keeping or half-cutting a part.
+ * The Unicode tables' strings (categories, scripts, case folding: ~43 KB, the largest part of re2js) compressed into
+ * one brotli blob (~17 KB as base64), each call site reading its string from it by number. re2js decodes a table only
+ * when a pattern first needs it; the blob is decompressed then, once (~0.4 ms). The decoded strings are the source's,
+ * byte for byte (test/unit/lib/bundled-re2js.test.ts).
+ */
+function withCompressedTables(lines) {
+  const { brotliCompressSync, constants } = require('node:zlib');
+  const strings = [];
+  const out = lines.map((line) =>
+    line.replace(TABLE_CALL, (_call, fn, encoded) => {
+      strings.push(encoded);
+      return `${fn}(re2jsTable(${strings.length - 1})`;
+    }),
+  );
+  if (strings.length < MIN_TABLES || out.some((line) => /\bdecode(Ranges|Orbit)\("/.test(line))) {
+    throw new Error(`re2js: its Unicode tables are not of the expected shape (lib/constructs/trim-re2js.js)`);
+  }
+  const blob = brotliCompressSync(strings.join('\n'), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+  return [
+    `let re2jsTables;`,
+    // node:zlib is required then, not at the function's init (the bundles are CommonJS, where esbuild keeps the call).
+    `const re2jsTable = (i) => (re2jsTables ??= require('node:zlib').brotliDecompressSync(Buffer.from(${JSON.stringify(blob)}, 'base64')).toString('latin1').split('\\n'))[i];`,
+    ...out,
+  ];
+}
+
+/**
+ * re2js's module without RE2JS_LEFT_OUT and RE2JS_METHODS_LEFT_OUT, its Unicode tables compressed. Throws when a part
+ * is not found in the expected shape, so that when re2js changes its build the bundling fails rather than keeping or
+ * half-cutting a part.
  */
 function withoutUnusedRe2js(source) {
   const lines = source.split('\n');
@@ -76,7 +110,7 @@ function withoutUnusedRe2js(source) {
   }
   return [
     `import { re2jsLeftOut, re2jsUnreached } from ${JSON.stringify(require.resolve('../../functions/adapters/lambda-stubs.ts'))};`,
-    ...lines,
+    ...withCompressedTables(lines),
   ].join('\n');
 }
 

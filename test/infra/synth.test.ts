@@ -16,15 +16,13 @@ import { routes, workerHandlers } from '../../lib/routes';
 const BUNDLE_BUDGET_BYTES = 400 * 1024;
 
 /**
- * The functions over the budget by re2js (~127 KB as bundled: the linear-time engine for user regexes, which the
- * campaign routes compile patterns with to check them, and the worker matches with when it serves calls under the
- * policies), each held to its own ceiling, a few KB above its size, until a lighter pattern check exists
- * (docs/benchmarks.md#lambda-bundles). The MCP endpoint, which matches with it too, fits the budget.
+ * The one function over the budget, held to its own ceiling a few KB above its size: the replay worker, which carries
+ * re2js (~103 KB as bundled: the linear-time engine for user regexes, which it matches with when it serves calls under
+ * the policies) beside the three AWS clients it uses (docs/benchmarks.md#lambda-bundles). The campaign routes and
+ * the MCP endpoint, which carry re2js too, fit the budget.
  */
 const OVER_BUDGET: Record<string, number> = {
-  'rts replay worker': 568 * 1024,
-  'rts POST /v1/campaigns': 420 * 1024,
-  'rts PUT /v1/campaigns/{campaign_id}': 424 * 1024,
+  'rts replay worker': 545 * 1024,
 };
 
 const entries = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];

@@ -1,6 +1,7 @@
 // The bundles carry re2js without the parts functions/core/replay/pattern.ts never reaches (lib/constructs/trim-re2js.js):
 // the pattern module bundled that way answers as the source does, pattern for pattern.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -11,10 +12,19 @@ import * as source from '../../../functions/core/replay/pattern';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { RE2JS_LEFT_OUT, RE2JS_METHODS_LEFT_OUT } = require('../../../lib/constructs/trim-re2js.js') as {
+const { RE2JS_LEFT_OUT, RE2JS_METHODS_LEFT_OUT, withoutUnusedRe2js } = require('../../../lib/constructs/trim-re2js.js') as {
   RE2JS_LEFT_OUT: string[];
   RE2JS_METHODS_LEFT_OUT: Record<string, string[]>;
+  withoutUnusedRe2js: (source: string) => string;
 };
+const RE2JS_SOURCE = readFileSync(require.resolve('re2js').replace(/index\.cjs$/, 'index.js'), 'utf8');
+/** Every named table of re2js's source (categories, scripts, their fold tables, the older property names). */
+const TABLE_NAMES = [...new Set([...RE2JS_SOURCE.matchAll(/^\t\t(\w+): \(\) => new UnicodeRangeTable/gm)].map((m) => m[1]))];
+/** Code points across the planes, none a surrogate: every 211th up to U+2FFFF, and the ones case folding relates. */
+const SAMPLE = [
+  ...Array.from({ length: 0x30000 / 211 }, (_, i) => i * 211).filter((c) => c < 0xd800 || c > 0xdfff),
+  ...[0x4b, 0x6b, 0x212a, 0x53, 0x73, 0x17f, 0x1c4, 0x1c5, 0x1c6, 0x3a3, 0x3c2, 0x3c3, 0x1e9e, 0xdf],
+].map((c) => String.fromCodePoint(c));
 
 type PatternModule = typeof source;
 
@@ -81,6 +91,32 @@ describe('re2js in the bundles', () => {
     const methods = Object.entries(RE2JS_METHODS_LEFT_OUT).flatMap(([cls, specs]) => specs.map((spec) => `${cls}.${spec.replace('static ', '')}`));
 
     expect(methods.filter((m) => !code.includes(`throw re2jsUnreached(${JSON.stringify(m)})`))).toEqual([]);
+  });
+
+  it("carries re2js's Unicode table strings compressed, decoding to the source's, byte for byte and in order", () => {
+    const trimmed = withoutUnusedRe2js(RE2JS_SOURCE);
+    const blob = /Buffer\.from\("([A-Za-z0-9+/=]+)", 'base64'\)/.exec(trimmed)?.[1];
+    const original = [...RE2JS_SOURCE.matchAll(/\bdecode(?:Ranges|Orbit)\("([^"]*)"/g)].map((m) => m[1]);
+
+    expect(
+      brotliDecompressSync(Buffer.from(blob ?? '', 'base64'))
+        .toString('latin1')
+        .split('\n'),
+    ).toEqual(original);
+    expect(original.length).toBeGreaterThan(200);
+    expect(code).not.toMatch(/decode(Ranges|Orbit)\("/);
+  });
+
+  it('answers as the source for every named table, character by character, and with case folding', () => {
+    expect(TABLE_NAMES.length).toBeGreaterThan(150);
+    for (const name of TABLE_NAMES) {
+      for (const pattern of [`^\\p{${name}}$`, `^(?i)\\P{${name}}$`]) {
+        expect([pattern, answers(bundled, pattern, SAMPLE)]).toEqual([pattern, answers(source, pattern, SAMPLE)]);
+      }
+    }
+    for (const pattern of ['(?i)^k$', '(?i)^s$', '(?i)^ǆ$', '(?i)^σ$', '(?i)^ß$', '[[:print:]]', '[[:^graph:]]', '(?i)[[:upper:]]']) {
+      expect([pattern, answers(bundled, pattern, SAMPLE)]).toEqual([pattern, answers(source, pattern, SAMPLE)]);
+    }
   });
 
   it('answers as the source on patterns of every kind (classes, case folding, Unicode, repeats, errors) and texts', () => {
