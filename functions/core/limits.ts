@@ -23,3 +23,6 @@ export const EVAL_SET_MAX = 1000;
 
 /** Attempts one run may plan: (baseline + mutations) x repeats. */
 export const MAX_ATTEMPTS_PER_RUN = 200;
+
+/** Most user turns an attempt with a simulated user may have (docs/campaigns-and-replay.md#simulated-user). */
+export const MAX_SIMULATED_TURNS = 20;

@@ -22,7 +22,7 @@ const BUNDLE_BUDGET_BYTES = 400 * 1024;
  * the MCP endpoint, which carry re2js too, fit the budget.
  */
 const OVER_BUDGET: Record<string, number> = {
-  'rts replay worker': 545 * 1024,
+  'rts replay worker': 500 * 1024,
 };
 
 const entries = [...routes.map((r) => `functions/http/${r.handler}`), ...Object.values(workerHandlers)];

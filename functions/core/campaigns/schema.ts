@@ -12,7 +12,7 @@ export const MAX_POLICIES = 50;
 export const MCP_TIMEOUT_DEFAULT_MS = 300_000;
 export const MCP_TIMEOUT_MAX_MS = 900_000;
 export { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
-import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
+import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN, MAX_SIMULATED_TURNS } from '../limits';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -'));
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
@@ -192,9 +192,6 @@ export const judgeSchema = z.object({
   limits,
 });
 export type JudgeConfig = z.infer<typeof judgeSchema>;
-
-/** Most user turns an attempt with a simulated user may have (docs/campaigns-and-replay.md#simulated-user). */
-export const MAX_SIMULATED_TURNS = 20;
 
 /**
  * The simulated user: an OpenAI-compatible model that writes the user's messages after turn 1 (secrets write-only).

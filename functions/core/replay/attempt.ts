@@ -1,6 +1,6 @@
 // One attempt: the agent loop (docs/campaigns-and-replay.md) driving a target, serving tool calls under policies,
 // mutations and detectors.
-import { MAX_SIMULATED_TURNS } from '../campaigns/schema';
+import { MAX_SIMULATED_TURNS } from '../limits';
 import type { AttemptRecord, TranscriptEntry } from '../runs/types';
 import { isoMicros, type Clock } from '../time';
 import { serveToolCall } from './attempt-serve';

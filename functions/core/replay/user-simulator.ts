@@ -3,7 +3,8 @@
 // (USER_SIMULATOR_PROMPT_VERSION); messages are cached by a hash of everything that determines them, so a rerun of the
 // same agent behaviour replays the same conversation; a simulator that cannot answer makes the attempt an `error`
 // (code `user_simulator_unavailable`), never a failure of the agent.
-import { MAX_SIMULATED_TURNS, type UserSimulatorConfig } from '../campaigns/schema';
+import type { UserSimulatorConfig } from '../campaigns/schema';
+import { MAX_SIMULATED_TURNS } from '../limits';
 import type { HttpSender, JudgeCacheRepo } from '../ports';
 import { sha256 } from './hash';
 import { completionsUrl } from './targets/openai';

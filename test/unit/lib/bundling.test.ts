@@ -101,7 +101,10 @@ describe('wiringOf', () => {
 describe('bundles', () => {
   let outdir: string;
   let metafile: Metafile;
-  const entries = ['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns', FIXTURE];
+  const entries = [
+    ...['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns'],
+    ...['functions/workers/replay-worker', FIXTURE],
+  ];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
     metafile = await bundle(entries, outdir);
@@ -221,6 +224,17 @@ describe('bundles', () => {
       .map(([file]) => file);
 
     expect(importers).toEqual(['functions/core/replay/pattern.ts']);
+  });
+
+  it('leave zod and the request schemas to the routes that check requests: the replay worker and get-run carry neither', () => {
+    // The campaign schema module builds every schema when it loads (14 % of the worker's init when it carried it).
+    for (const entry of ['functions/workers/replay-worker', 'functions/http/get-run']) {
+      expect([entry, inputsOf(metafile, entry).filter((f) => /node_modules\/zod\/|core\/(campaigns|traces|ci)\/schema\.ts$/.test(f))]).toEqual([
+        entry,
+        [],
+      ]);
+    }
+    expect(inputsOf(metafile, 'functions/http/post-campaigns')).toContain('functions/core/campaigns/schema.ts');
   });
 
   it('resolve from the repository root', () => {
