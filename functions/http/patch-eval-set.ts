@@ -1,6 +1,6 @@
 // PATCH /v1/campaigns/{campaign_id}/eval-set: incremental pool update and the min_scenarios gate.
 import { PATCH_EVAL_SET } from '../../lib/routes';
-import { evalSetPatchSchema } from '../core/campaigns/schema';
+import { evalSetPatchSchema } from '../core/campaigns/eval-set-schema';
 import { patchEvalSet } from '../core/campaigns/service';
 import { route } from '../http-chain/route';
 

@@ -12,7 +12,7 @@ export const MAX_POLICIES = 50;
 export const MCP_TIMEOUT_DEFAULT_MS = 300_000;
 export const MCP_TIMEOUT_MAX_MS = 900_000;
 export { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN } from '../limits';
-import { EVAL_SET_MAX, MAX_ATTEMPTS_PER_RUN, MAX_SIMULATED_TURNS } from '../limits';
+import { MAX_ATTEMPTS_PER_RUN, MAX_SIMULATED_TURNS } from '../limits';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_.:-]+$/, 'ids use letters, digits, _ . : -'));
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
@@ -289,36 +289,3 @@ export interface Campaign extends CampaignInput {
   version: number;
   eval_set: { trace_count: number; min_scenarios: number };
 }
-
-const evalUuid = z.pipe(
-  z.uuid({ version: 'v4' }),
-  z.transform((s: string) => s.toLowerCase()),
-);
-const evalSetIds = z.optional(z.array(evalUuid).check(z.maxLength(EVAL_SET_MAX)));
-
-export const evalSetPatchSchema = openapi(
-  z
-    .object({
-      add_trace_ids: evalSetIds,
-      remove_trace_ids: evalSetIds,
-      min_scenarios: z.optional(int(0, EVAL_SET_MAX)),
-    })
-    .check(
-      z.superRefine((b, ctx) => {
-        if (b.add_trace_ids === undefined && b.remove_trace_ids === undefined && b.min_scenarios === undefined) {
-          ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of add_trace_ids, remove_trace_ids, min_scenarios' });
-        }
-        const removing = new Set(b.remove_trace_ids ?? []);
-        const both = (b.add_trace_ids ?? []).filter((id) => removing.has(id));
-        if (both.length) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['add_trace_ids'],
-            message: `ids in both add_trace_ids and remove_trace_ids: ${[...new Set(both)].join(', ')}`,
-          });
-        }
-      }),
-    ),
-  { name: 'EvalSetPatch' },
-);
-export type EvalSetPatch = z.infer<typeof evalSetPatchSchema>;

@@ -8,7 +8,8 @@ import { expandAttackSuite } from './attack-suite';
 import { assertPatternsCompile } from './patterns';
 import { redactCampaign } from './redact';
 import { EVAL_SET_MAX } from '../limits';
-import type { Campaign, CampaignInput, EvalSetPatch } from './schema';
+import type { Campaign, CampaignInput } from './schema';
+import type { EvalSetPatch } from './eval-set-schema';
 
 export async function createCampaign(deps: Deps, projectId: string, input: CampaignInput): Promise<Campaign> {
   assertPatternsCompile(input);

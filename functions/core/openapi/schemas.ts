@@ -1,7 +1,8 @@
 // The schemas route rows name (lib/routes.ts `body`, `response`, `query`): request bodies the handlers validate with,
 // the response schemas next to each domain's views, and the filters of the list routes.
 import type { ZodType } from 'zod';
-import { campaignInputSchema, evalSetPatchSchema } from '../campaigns/schema';
+import { campaignInputSchema } from '../campaigns/schema';
+import { evalSetPatchSchema } from '../campaigns/eval-set-schema';
 import { campaignListSchema, campaignSchema, campaignVersionListSchema, evalSetSchema, evalSetUpdateSchema } from '../campaigns/response-schemas';
 import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema } from '../ci/response-schemas';
 import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema } from '../ci/schema';

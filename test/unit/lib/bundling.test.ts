@@ -103,7 +103,7 @@ describe('bundles', () => {
   let metafile: Metafile;
   const entries = [
     ...['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns'],
-    ...['functions/workers/replay-worker', FIXTURE],
+    ...['functions/workers/replay-worker', 'functions/http/patch-eval-set', FIXTURE],
   ];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
@@ -235,6 +235,13 @@ describe('bundles', () => {
       ]);
     }
     expect(inputsOf(metafile, 'functions/http/post-campaigns')).toContain('functions/core/campaigns/schema.ts');
+  });
+
+  it('give PATCH /v1/campaigns/{id}/eval-set the schema of its body, not the campaign format', () => {
+    const inputs = inputsOf(metafile, 'functions/http/patch-eval-set');
+
+    expect(inputs).toContain('functions/core/campaigns/eval-set-schema.ts');
+    expect(inputs).not.toContain('functions/core/campaigns/schema.ts');
   });
 
   it('resolve from the repository root', () => {

@@ -1,7 +1,8 @@
 // zod/mini request schemas seen as classic zod for the document generator: they validate alike and keep their metadata.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type * as core from 'zod/v4/core';
-import { campaignInputSchema, evalSetPatchSchema } from '../../../../functions/core/campaigns/schema';
+import { campaignInputSchema } from '../../../../functions/core/campaigns/schema';
+import { evalSetPatchSchema } from '../../../../functions/core/campaigns/eval-set-schema';
 import { ciRunRequestSchema } from '../../../../functions/core/ci/schema';
 import { classicOf } from '../../../../functions/core/openapi/classic';
 import { openapi } from '../../../../functions/core/openapi/meta';
