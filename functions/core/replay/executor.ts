@@ -167,7 +167,7 @@ interface Started {
 /** What a delivery that does not start the run left it as (null when it does not exist). */
 type NotStarted = { ended: Run | null };
 
-function startPatchOf<D extends ExecutorDeps>(deps: D, trace: Trace, plan: PlannedAttempt[], startedAt: string | null): Partial<Run> {
+function startPatchOf(deps: Pick<ExecutorDeps, 'clock'>, trace: Trace, plan: PlannedAttempt[], startedAt: string | null): Partial<Run> {
   const patch: Partial<Run> = { status: 'running', attempt_total: plan.length, trace_name: trace.name ?? null };
   if (!startedAt) patch.started_at = nowIso(deps.clock);
   return patch;
