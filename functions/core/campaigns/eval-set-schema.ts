@@ -2,13 +2,10 @@
 // checking it does not build every campaign schema when it loads (functions/core/campaigns/schema.ts).
 import { openapi } from '../openapi/meta';
 import * as z from '../openapi/zod-mini';
+import { uuidIn } from '../openapi/request-blocks';
 import { EVAL_SET_MAX } from '../limits';
 
-const evalUuid = z.pipe(
-  z.uuid({ version: 'v4' }),
-  z.transform((s: string) => s.toLowerCase()),
-);
-const evalSetIds = z.optional(z.array(evalUuid).check(z.maxLength(EVAL_SET_MAX)));
+const evalSetIds = z.optional(z.array(uuidIn).check(z.maxLength(EVAL_SET_MAX)));
 
 export const evalSetPatchSchema = openapi(
   z

@@ -1,11 +1,8 @@
 // Request schemas of the CI routes (docs/ci.md#submitting-a-ci-run).
 import { openapi } from '../openapi/meta';
 import * as z from '../openapi/zod-mini';
+import { uuidIn } from '../openapi/request-blocks';
 
-const uuid = z.pipe(
-  z.uuid({ version: 'v4' }),
-  z.transform((s: string) => s.toLowerCase()),
-);
 const share = z.number().check(z.minimum(0), z.maximum(1));
 const count = z.number().check(z.int(), z.minimum(0));
 
@@ -31,16 +28,16 @@ export const thresholdsSchema = openapi(
 /** Exactly one of batch_id or branch. */
 export const baselineSchema = openapi(
   z
-    .object({ batch_id: z.optional(uuid), branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) })
+    .object({ batch_id: z.optional(uuidIn), branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) })
     .check(z.refine((b) => (b.batch_id === undefined) !== (b.branch === undefined), { message: 'give exactly one of batch_id or branch' })),
   { name: 'Baseline', description: 'Compare with a batch by id, or with the latest done batch of the same campaign on a branch.' },
 );
 
 export const ciRunRequestSchema = openapi(
   z.object({
-    campaign_id: uuid,
+    campaign_id: uuidIn,
     thresholds: z._default(thresholdsSchema, { min_pass_rate: 1, max_unsafe: 0, max_failures: 0 }),
-    trace_id: z.optional(uuid),
+    trace_id: z.optional(uuidIn),
     baseline: z.optional(baselineSchema),
     metadata: z.optional(
       z.object({
@@ -58,6 +55,6 @@ export const batchScenarioFilterSchema = z.object({ status: z.optional(z.enum(['
 export type BatchScenarioFilter = z.infer<typeof batchScenarioFilterSchema>;
 
 export const batchFilterSchema = z.object({
-  campaign_id: z.optional(uuid),
+  campaign_id: z.optional(uuidIn),
   branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 });

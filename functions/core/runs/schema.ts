@@ -1,15 +1,11 @@
 // Request schemas of the run routes and the run-pack route.
 import { openapi } from '../openapi/meta';
 import * as z from '../openapi/zod-mini';
+import { uuidIn } from '../openapi/request-blocks';
 
-const uuid = z.pipe(
-  z.uuid({ version: 'v4' }),
-  z.transform((s: string) => s.toLowerCase()),
-);
+export const runRequestSchema = openapi(z.object({ trace_id: uuidIn, campaign_id: uuidIn }), { name: 'RunRequest' });
 
-export const runRequestSchema = openapi(z.object({ trace_id: uuid, campaign_id: uuid }), { name: 'RunRequest' });
-
-export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.array(uuid).check(z.minLength(1), z.maxLength(1000))) }), {
+export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.array(uuidIn).check(z.minLength(1), z.maxLength(1000))) }), {
   name: 'RunPackRequest',
 });
 export type RunPackRequest = z.infer<typeof runPackRequestSchema>;

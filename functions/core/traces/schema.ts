@@ -2,6 +2,7 @@
 import { jsonDepth } from '../json';
 import { openapi } from '../openapi/meta';
 import * as z from '../openapi/zod-mini';
+import { uuidIn } from '../openapi/request-blocks';
 
 /** Trace fields kept in the (uncompressed) metadata item must fit DynamoDB's 32 nesting levels. */
 const META_MAX_DEPTH = 24;
@@ -73,12 +74,7 @@ const upTo = (max: number) => z.optional(z.string().check(z.maxLength(max)));
 export const traceInputSchema = openapi(
   z
     .object({
-      trace_id: z.optional(
-        z.pipe(
-          z.uuid({ version: 'v4' }),
-          z.transform((s: string) => s.toLowerCase()),
-        ),
-      ),
+      trace_id: z.optional(uuidIn),
       name: z.optional(text(500)),
       agent: z.optional(z.object({ name: upTo(200), version: upTo(100) })),
       model: z.optional(z.object({ provider: upTo(100), name: upTo(200) })),
