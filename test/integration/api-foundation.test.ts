@@ -322,6 +322,9 @@ describe('POST /v1/runs', () => {
     expect(run.body.summary).toHaveProperty('pass_rate');
     const listed = await svc.api('GET', `/v1/runs?campaign_id=${c}`);
     expect(listed.body.items.map((r: any) => r.run_id)).toEqual([res.body.run_id]);
+    // Ids are compared lowercase, as everywhere a client sends one: a filter in capitals finds the same run.
+    const shouted = await svc.api('GET', `/v1/runs?campaign_id=${c.toUpperCase()}&trace_id=${t.toUpperCase()}`);
+    expect(shouted.body.items.map((r: any) => r.run_id)).toEqual([res.body.run_id]);
   });
 
   it('answers unknown trace or campaign with 404 and wrong types with 422', async () => {

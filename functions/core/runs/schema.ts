@@ -11,7 +11,7 @@ export const runPackRequestSchema = openapi(z.object({ trace_ids: z.optional(z.a
 export type RunPackRequest = z.infer<typeof runPackRequestSchema>;
 
 export const runFilterSchema = z.object({
-  campaign_id: z.optional(z.uuid({ version: 'v4' })),
-  trace_id: z.optional(z.uuid({ version: 'v4' })),
+  campaign_id: z.optional(uuidIn),
+  trace_id: z.optional(uuidIn),
   status: z.optional(z.enum(['queued', 'running', 'completed', 'failed'])),
 });
