@@ -123,6 +123,13 @@ export interface RunsRepo {
   transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null>;
   /** Unconditional field update (summary progress, flags). */
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
+  /**
+   * Records that the run's completion (run.completed, and a CI run's hook before it) has been handed to the bus. Kept
+   * apart from the run (in AWS a small item: one write unit, where a write to the finished run is billed at its size).
+   */
+  markPublished(projectId: string, runId: string): Promise<void>;
+  /** Whether markPublished was called for the run. */
+  isPublished(projectId: string, runId: string): Promise<boolean>;
   /** Stores a finished attempt with its events exactly once (one conditional write). false when it was already stored. */
   putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean>;
   /**

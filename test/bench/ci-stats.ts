@@ -128,7 +128,6 @@ async function seedBatch(
     pack_id: null,
     ci: { thresholds, metadata: {}, decision: 'pending', reasons: [] },
     attempt_total: 30,
-    completion_published: false,
     cells: m.cells,
   };
   return { batch, last };

@@ -106,7 +106,6 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     pack_id: null,
     ci: null,
     attempt_total: null,
-    completion_published: false,
     ...overrides,
   };
 }
@@ -123,8 +122,10 @@ export class MemoryRunsRepo implements RunsRepo {
   putCalls = 0;
   /** putAttempt throws once this many attempts have been stored by this repo (simulated crash), when set. */
   crashAfterPuts: number | null = null;
-  /** update() throws while true (simulated crash between transition and the published mark). */
+  /** update() and markPublished() throw while true (simulated crash between transition and the published mark). */
   failUpdates = false;
+  /** Runs whose completion is marked published. */
+  readonly published = new Set<string>();
 
   async create(run: Run): Promise<void> {
     this.runs.set(run.run_id, clone(run));
@@ -152,6 +153,13 @@ export class MemoryRunsRepo implements RunsRepo {
     if (this.failUpdates) throw new Error('simulated crash before update');
     const run = this.runs.get(runId);
     if (run) Object.assign(run, clone(patch));
+  }
+  async markPublished(_projectId: string, runId: string): Promise<void> {
+    if (this.failUpdates) throw new Error('simulated crash before the published mark');
+    this.published.add(runId);
+  }
+  async isPublished(_projectId: string, runId: string): Promise<boolean> {
+    return this.published.has(runId);
   }
   async putAttempt(_projectId: string, attempt: AttemptRecord): Promise<boolean> {
     this.putCalls += 1;

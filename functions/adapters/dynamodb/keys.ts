@@ -13,7 +13,7 @@
 //  8. campaigns of a project, newest first    gsi1pk=CAMPAIGNS#<pid>        gsi1sk=<created_at>#<cid>
 // 27. versions of a campaign, newest first    pk=CAMPAIGN#<pid>#<cid>       sk=V#<nnnnnn> (past versions; the current one
 //     is META's, docs/campaigns-and-replay.md#versions)
-//  9. run                                     pk=RUN#<pid>#<rid>            sk=META
+//  9. run / its completion's published mark   pk=RUN#<pid>#<rid>            sk=META | PUBLISHED (after META)
 // 10. attempts of a run, with their policy    pk=RUN#<pid>#<rid>            sk=ATTEMPT#<nnnn>
 //     and security events (compressed inside the item; listed by attempt, then sequence; 11-12 retired)
 // 13. runs of a project, newest first         gsi1pk=RUNS#<pid>             gsi1sk=<created_at>#<rid>
@@ -73,6 +73,8 @@ export const keys = {
   campaignListPk: (pid: string) => `CAMPAIGNS#${pid}`,
 
   run: (pid: string, rid: string) => ({ pk: `RUN#${pid}#${rid}`, sk: 'META' }),
+  /** The mark that a run's completion was published: an item apart, so that writing it is not billed at the run's size. */
+  runPublished: (pid: string, rid: string) => ({ pk: `RUN#${pid}#${rid}`, sk: 'PUBLISHED' }),
   attempt: (pid: string, rid: string, attempt: number) => ({ pk: `RUN#${pid}#${rid}`, sk: `ATTEMPT#${pad(attempt, 4)}` }),
   attemptPrefix: 'ATTEMPT#',
   runList: (pid: string, createdAt: string, rid: string) => ({ gsi1pk: `RUNS#${pid}`, gsi1sk: `${createdAt}#${rid}` }),

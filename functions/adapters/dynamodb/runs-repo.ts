@@ -1,12 +1,12 @@
-// Runs: META (listed through gsi1) and one ATTEMPT item per finished attempt, holding its score, its policy and
-// security events and its transcript, compressed (attempt-item.ts): one conditional put stores an attempt exactly once.
-// Also the run-packs that queued runs together (one PACK item each).
+// Runs: META (listed through gsi1), one ATTEMPT item per finished attempt, holding its score, its policy and security
+// events and its transcript, compressed (attempt-item.ts): one conditional put stores an attempt exactly once; and the
+// PUBLISHED mark once its completion is on the bus. Also the run-packs that queued runs together (one PACK item each).
 import type { AttemptRecord, PolicyEvent, Run, RunPack, RunStatus, SecurityEvent } from '../../core/runs/types';
 import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from '../../core/ports';
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 import { decodeAttempt, storedAttemptAttributes } from './attempt-item';
-import { batchWrite, getItem, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, updateExisting } from './table';
+import { batchWrite, getItem, putIf, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, updateExisting } from './table';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
@@ -76,6 +76,23 @@ export class DynamoRunsRepo implements RunsRepo {
       ReturnValues: 'NONE',
     });
     if (!updated) throw new Error(`run ${runId} does not exist`);
+  }
+
+  async markPublished(projectId: string, runId: string): Promise<void> {
+    // ~150 bytes, 1 write unit; the same flag set on META was billed at the finished run's size (~1.7 KB, 2 units).
+    await putIf({ Item: { ...keys.runPublished(projectId, runId), entity: 'run_published', project_id: projectId, run_id: runId } });
+  }
+
+  async isPublished(projectId: string, runId: string): Promise<boolean> {
+    // META's own flag is the mark of runs stored before the mark had an item (local stores of earlier versions).
+    const { pk, sk: meta } = keys.run(projectId, runId);
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :meta AND :published',
+      ExpressionAttributeValues: { ':pk': pk, ':meta': meta, ':published': keys.runPublished(projectId, runId).sk },
+      ProjectionExpression: 'sk, completion_published',
+      ConsistentRead: true,
+    });
+    return items.some((i) => i.sk !== meta || i.completion_published === true);
   }
 
   async putAttempt(projectId: string, attempt: AttemptRecord): Promise<boolean> {
@@ -179,11 +196,16 @@ export class DynamoRunsRepo implements RunsRepo {
    */
   async listUnfinished(): Promise<ReplayMessage[]> {
     const items = await scanAll({
-      FilterExpression: 'entity = :run AND (#s IN (:q, :r) OR attribute_not_exists(completion_published) OR completion_published <> :t)',
+      FilterExpression: 'entity IN (:run, :published)',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':run': 'run', ':q': 'queued', ':r': 'running', ':t': true },
-      ProjectionExpression: 'project_id, run_id',
+      ExpressionAttributeValues: { ':run': 'run', ':published': 'run_published' },
+      ProjectionExpression: 'entity, project_id, run_id, #s, completion_published',
     });
-    return items.map((i) => ({ project_id: String(i.project_id), run_id: String(i.run_id) }));
+    const published = new Set(
+      items.filter((i) => i.entity === 'run_published' || i.completion_published === true).map((i) => `${i.project_id}/${i.run_id}`),
+    );
+    return items
+      .filter((i) => i.entity === 'run' && (i.status === 'queued' || i.status === 'running' || !published.has(`${i.project_id}/${i.run_id}`)))
+      .map((i) => ({ project_id: String(i.project_id), run_id: String(i.run_id) }));
   }
 }

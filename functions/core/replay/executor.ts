@@ -149,7 +149,7 @@ export async function executeRun<D extends ExecutorDeps>(deps: D, msg: ReplayMes
     cells: computeCells(finished),
     error: allError ? `every attempt ended in error: ${finished[0]?.error ?? 'unknown error'}` : null,
   });
-  return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, msg, opts);
+  return ended ? publishCompletion(deps, ended, opts, true) : finishIfEnded(deps, msg, opts);
 }
 
 /**
@@ -341,7 +341,7 @@ async function failRun<D extends ExecutorDeps>(deps: D, run: Run, reason: string
     summary: computeSummary(attempts),
     cells: computeCells(attempts),
   });
-  return ended ? publishCompletion(deps, ended, opts) : finishIfEnded(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
+  return ended ? publishCompletion(deps, ended, opts, true) : finishIfEnded(deps, { project_id: run.project_id, run_id: run.run_id }, opts);
 }
 
 /** A conditional transition lost: someone else moved the run; reload it and finish the post-terminal phase if due. */
@@ -351,11 +351,20 @@ async function finishIfEnded<D extends ExecutorDeps>(deps: D, msg: ReplayMessage
   return run;
 }
 
-/** The idempotent post-terminal phase: hook, run.completed on the bus, then the published mark. */
-async function publishCompletion<D extends ExecutorDeps>(deps: D, run: Run, opts: Pick<ExecuteOptions<D>, 'onTerminal'>): Promise<Run> {
-  if (run.completion_published) return run;
+/**
+ * The idempotent post-terminal phase: hook, run.completed on the bus, then the published mark. `justEnded`: this
+ * delivery's own transition made the run terminal, and the mark is only ever written after that, so it is not read.
+ * (Another delivery that finds the run terminal meanwhile may publish too: the same bus id, deduplicated downstream.)
+ */
+async function publishCompletion<D extends ExecutorDeps>(
+  deps: D,
+  run: Run,
+  opts: Pick<ExecuteOptions<D>, 'onTerminal'>,
+  justEnded = false,
+): Promise<Run> {
+  if (!justEnded && (await deps.runs.isPublished(run.project_id, run.run_id))) return run;
   if (opts.onTerminal) await opts.onTerminal(deps, run);
   await deps.events.publish([runCompletedEvent(run, run.completed_at ?? nowIso(deps.clock))]);
-  await deps.runs.update(run.project_id, run.run_id, { completion_published: true });
-  return { ...run, completion_published: true };
+  await deps.runs.markPublished(run.project_id, run.run_id);
+  return run;
 }

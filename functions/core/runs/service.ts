@@ -36,7 +36,6 @@ export function newRun(deps: Pick<Deps, 'uuid' | 'clock'>, projectId: string, sp
     pack_id: spec.pack_id ?? null,
     ci: spec.ci ?? null,
     attempt_total: null,
-    completion_published: false,
   };
 }
 

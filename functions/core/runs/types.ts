@@ -131,8 +131,6 @@ export interface Run {
   ci: CiInfo | null;
   /** Attempt plan size, fixed when the run starts. */
   attempt_total: number | null;
-  /** true once run.completed (and, for CI, the decision) has been handed to the bus. */
-  completion_published: boolean;
   /** The trace's name, copied when the run starts (absent on runs that have not started, and on older runs). */
   trace_name?: string | null;
   /** Per-(mutation) cell statistics over the finished attempts, stored when the run becomes terminal. */

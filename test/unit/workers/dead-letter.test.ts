@@ -21,7 +21,8 @@ describe('dead-letter handler', () => {
     const res = await deadLetter({ Records: [record('d1', JSON.stringify(world.msg))] }, context);
     // Assess
     expect(res).toEqual({ batchItemFailures: [] });
-    expect(world.deps.runs.runs.get(RUN_ID)).toMatchObject({ status: 'failed', error: ABANDONED_REASON, completion_published: true });
+    expect(world.deps.runs.runs.get(RUN_ID)).toMatchObject({ status: 'failed', error: ABANDONED_REASON });
+    expect(world.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(world.deps.events.published.map((e) => e.envelope.data.status)).toEqual(['failed']);
   });
 });

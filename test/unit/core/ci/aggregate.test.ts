@@ -183,7 +183,6 @@ function setup(runCount: number) {
       pack_id: null,
       ci: { thresholds: THRESHOLDS, metadata: {}, decision: 'pending', reasons: [] },
       attempt_total: 2,
-      completion_published: false,
       ...(opts.cells ? { cells: opts.cells } : {}),
     };
   };

@@ -37,7 +37,6 @@ describe('run executor', () => {
       attempt_total: 6,
       started_at: '2026-11-21T23:59:01.123000+00:00',
       completed_at: '2026-11-21T23:59:01.123000+00:00',
-      completion_published: true,
       error: null,
       summary: { attempt_count: 6, passed_count: 6, failed_count: 0, unsafe_count: 0, pass_rate: 1 },
     });
@@ -167,7 +166,20 @@ describe('run executor', () => {
     expect(w.deps.runs.attempts.get(RUN_ID)?.size).toBe(6);
     expect(run(w).summary.attempt_count).toBe(6);
     expect(w.deps.events.logical()).toEqual([`run.completed:${RUN_ID}`]);
-    expect(run(w).completion_published).toBe(true);
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
+  });
+
+  it('reads the published mark only on a delivery that finds the run terminal, not on the one that ended it', async () => {
+    // Prepare
+    const w = makeWorld(campaign());
+    const reads = jest.spyOn(w.deps.runs, 'isPublished');
+    // Act
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
+    const afterFirst = reads.mock.calls.length;
+    await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
+    // Assess
+    expect([afterFirst, reads.mock.calls.length]).toEqual([0, 1]);
+    expect(completions(w)).toHaveLength(1);
   });
 
   it('does nothing more for a terminal run whose completion was published', async () => {
@@ -192,7 +204,8 @@ describe('run executor', () => {
     // Act
     await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
     // Assess
-    expect(run(w)).toMatchObject({ status: 'completed', completion_published: true });
+    expect(run(w)).toMatchObject({ status: 'completed' });
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(w.deps.events.logical()).toEqual([`run.completed:${RUN_ID}`]);
     expect(completions(w).map((e) => JSON.stringify(e))).toEqual(Array(2).fill(JSON.stringify(completions(w)[0])));
   });
@@ -206,7 +219,7 @@ describe('run executor', () => {
     await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
     // Assess
     expect(completions(w)).toHaveLength(1);
-    expect(run(w).completion_published).toBe(true);
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
   });
 
   it('calls onTerminal before publishing, on every delivery until published', async () => {
@@ -230,7 +243,8 @@ describe('run executor', () => {
     // Act
     await executeRun(w.deps, w.msg, { targetFactory: agentFactory() });
     // Assess
-    expect(run(w)).toMatchObject({ status: 'failed', error: `trace ${run(w).trace_id} no longer exists`, completion_published: true });
+    expect(run(w)).toMatchObject({ status: 'failed', error: `trace ${run(w).trace_id} no longer exists` });
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(completions(w)[0].envelope.data).toMatchObject({ status: 'failed', attempt_count: 0, pass_rate: 0 });
   });
 
@@ -353,8 +367,8 @@ describe('dead-letter path (markRunFailed)', () => {
       status: 'failed',
       error: 'processing abandoned after 3 deliveries',
       summary: { attempt_count: 3 },
-      completion_published: true,
     });
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(completions(w)).toHaveLength(1);
     expect(completions(w)[0].envelope.data).toMatchObject({ status: 'failed', attempt_count: 3 });
     expect(onTerminal).toHaveBeenCalledTimes(1);
@@ -369,7 +383,8 @@ describe('dead-letter path (markRunFailed)', () => {
     // Act
     await markRunFailed(w.deps, w.msg, 'processing abandoned after 3 deliveries');
     // Assess
-    expect(run(w)).toMatchObject({ status: 'completed', error: null, completion_published: true });
+    expect(run(w)).toMatchObject({ status: 'completed', error: null });
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(w.deps.events.logical()).toEqual([`run.completed:${RUN_ID}`]);
     expect([...new Set(completions(w).map((e) => e.envelope.data.status))]).toEqual(['done']);
   });

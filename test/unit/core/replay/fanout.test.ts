@@ -100,7 +100,8 @@ describe('a run fanned out over deliveries', () => {
     await queue.drain();
     const elapsed = Date.now() - started;
     // Assess
-    expect(runOf(w)).toMatchObject({ status: 'completed', summary: { attempt_count: 200, passed_count: 200 }, completion_published: true });
+    expect(runOf(w)).toMatchObject({ status: 'completed', summary: { attempt_count: 200, passed_count: 200 } });
+    expect(w.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(w.deps.runs.putCalls).toBe(200);
     expect(agent.requests).toBe(200);
     expect(agent.peak).toBeLessThanOrEqual(20);

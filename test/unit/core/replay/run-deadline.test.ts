@@ -56,10 +56,10 @@ describe('run deadline', () => {
     expect(attempts[0].error).toBe('run deadline of 300 ms exceeded');
     expect(run(world)).toMatchObject({
       status: 'failed',
-      completion_published: true,
       error: 'every attempt ended in error: run deadline of 300 ms exceeded',
       summary: { attempt_count: 3, passed_count: 0, failed_count: 3 },
     });
+    expect(world.deps.runs.published.has(RUN_ID)).toBe(true);
     expect(completions(world)).toHaveLength(1);
   });
 
