@@ -4,6 +4,9 @@
 // it creates is private to its owner.
 const dynalite = require('dynalite');
 const { guardStore } = require('./store-guard');
+const { keepParsedConditions } = require('./store-expressions');
+
+keepParsedConditions();
 
 process.umask(0o077);
 

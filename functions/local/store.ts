@@ -13,6 +13,8 @@ import { tightenTree } from './private-files';
 const dynalite = require('dynalite') as (opts: Record<string, unknown>) => Server;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { guardStore } = require('./store-guard') as { guardStore: (server: Server, secret: string) => Server };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { keepParsedConditions } = require('./store-expressions') as { keepParsedConditions: () => unknown };
 
 export interface EmbeddedStore {
   endpoint: string;
@@ -38,6 +40,7 @@ export async function startEmbeddedStore(opts: EmbeddedStoreOptions = {}): Promi
   }
   const secret = randomBytes(32).toString('hex');
   if (opts.childProcess) return startChildStore(opts, secret);
+  keepParsedConditions();
   const server = guardStore(dynalite({ path: opts.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }), secret);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -11,6 +11,9 @@ import { dynamoDocClient } from '../../functions/adapters/dynamodb/client';
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dynalite = require('dynalite') as (opts: Record<string, unknown>) => Server;
+// The store as the service runs it: with its parsed conditions kept (functions/local/store-expressions.js).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { keepParsedConditions } = require('../../functions/local/store-expressions') as { keepParsedConditions: () => unknown };
 
 /** The external DynamoDB-compatible endpoint the tests run against (parity mode), or undefined for dynalite. */
 export function externalStoreEndpoint(): string | undefined {
@@ -64,6 +67,7 @@ export async function startDynalite(tableName = 'rts-test'): Promise<TestTable> 
     tableName = uniqueTableName(tableName);
     stop = () => deleteTestTable(endpoint, tableName);
   } else {
+    keepParsedConditions();
     const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
