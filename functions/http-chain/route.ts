@@ -167,9 +167,12 @@ export function route(row: ChainRow, ...args: [RouteFn<undefined>] | [BodyHandli
       if (typeof fromAuthorizer !== 'string' || !isUuid(fromAuthorizer)) throw new UnauthorizedError();
       projectId = fromAuthorizer;
     }
-    const params = (event.pathParameters ?? {}) as Record<string, string>;
+    const params = { ...event.pathParameters } as Record<string, string>;
+    // Ids are lowercase; one sent in capitals names the same resource, as in a body or a filter (docs/api.md#ids).
     for (const param of uuidParams) {
-      if (!isUuid(params[param])) throw new NotFoundError(resourceName(param));
+      const id = params[param];
+      if (typeof id !== 'string' || !isUuid(id.toLowerCase())) throw new NotFoundError(resourceName(param));
+      params[param] = id.toLowerCase();
     }
     const query = (event.queryStringParameters ?? {}) as Record<string, string>;
 

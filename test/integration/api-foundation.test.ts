@@ -181,6 +181,14 @@ describe('POST /v1/traces', () => {
     expectError(await svc.api('GET', `/v1/traces/${uuid()}`), 404, 'not_found');
     expectError(await svc.api('GET', '/v1/traces/not-a-uuid'), 404, 'not_found');
     expectError(await svc.raw('GET', `/v1/traces/${created.body.trace_id}`, { headers: otherHeaders }), 404, 'not_found');
+    expectError(await svc.raw('GET', `/v1/traces/${created.body.trace_id.toUpperCase()}`, { headers: otherHeaders }), 404, 'not_found');
+  });
+
+  it('reads an id in a path lowercase: one sent in capitals names the same trace', async () => {
+    const created = await svc.api('POST', '/v1/traces', sampleTrace());
+    const shouted = await svc.api('GET', `/v1/traces/${created.body.trace_id.toUpperCase()}`);
+    expect(shouted.status).toBe(200);
+    expect(shouted.body.trace_id).toBe(created.body.trace_id);
   });
 });
 

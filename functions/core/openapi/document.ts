@@ -63,7 +63,8 @@ function kib(bytes: number): string {
 }
 
 function pathParam(name: string): ZodType {
-  if (isUuidParam(name)) return z.uuid().openapi({ description: 'Lowercase UUID v4; a malformed id is a 404.' });
+  if (isUuidParam(name))
+    return z.uuid().openapi({ description: 'UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404.' });
   if (name === 'webhook_id')
     return z.string().regex(WEBHOOK_ID_PATTERN).openapi({ description: 'wh_ + 24 lowercase alphanumerics; anything else is a 404.' });
   if (name === 'attempt')

@@ -3612,7 +3612,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         trace_id: string;
       };
       cookie?: never;
@@ -3902,7 +3902,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -3999,7 +3999,7 @@ export interface operations {
         'If-Match'?: string;
       };
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -4147,7 +4147,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -4237,7 +4237,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -4318,7 +4318,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -4442,7 +4442,7 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         campaign_id: string;
       };
       cookie?: never;
@@ -4796,7 +4796,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
       };
       cookie?: never;
@@ -4882,7 +4882,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
       };
       cookie?: never;
@@ -4972,7 +4972,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
         /** @description Attempt number, from 1; anything else is a 404. */
         attempt: string;
@@ -5060,7 +5060,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
       };
       cookie?: never;
@@ -5150,7 +5150,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
       };
       cookie?: never;
@@ -5363,7 +5363,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
       };
       cookie?: never;
@@ -5444,7 +5444,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         batch_id: string;
       };
       cookie?: never;
@@ -5532,7 +5532,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         batch_id: string;
       };
       cookie?: never;
@@ -6400,7 +6400,7 @@ export interface operations {
       path: {
         /** @description wh_ + 24 lowercase alphanumerics; anything else is a 404. */
         webhook_id: string;
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         delivery_id: string;
       };
       cookie?: never;
@@ -6740,7 +6740,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Lowercase UUID v4; a malformed id is a 404. */
+        /** @description UUID v4, read lowercase (one sent in capitals names the same resource); a malformed id is a 404. */
         run_id: string;
         /** @description Attempt number, from 1; anything else is a 404. */
         attempt: string;
