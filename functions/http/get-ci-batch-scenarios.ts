@@ -1,6 +1,6 @@
 // GET /v1/ci/batch/{batch_id}/scenarios: the batch's scenarios (one per trace) cell by cell; filter status.
 import { GET_CI_BATCH_SCENARIOS } from '../../lib/routes';
-import { batchScenarioFilterSchema } from '../core/ci/schema';
+import { batchScenarioFilterSchema } from '../core/ci/filter-schema';
 import { listBatchScenarios } from '../core/ci/views';
 import { encodeCursor } from '../http-chain/cursor';
 import { pageRequest, route, validate } from '../http-chain/route';

@@ -1,6 +1,6 @@
 // GET /v1/ci/batches: the project's CI batches, newest first; filters campaign_id, branch.
 import { LIST_CI_BATCHES } from '../../lib/routes';
-import { batchFilterSchema } from '../core/ci/schema';
+import { batchFilterSchema } from '../core/ci/filter-schema';
 import { listBatches } from '../core/ci/views';
 import { encodeCursor } from '../http-chain/cursor';
 import { pageRequest, route, validate } from '../http-chain/route';

@@ -50,11 +50,3 @@ export const ciRunRequestSchema = openapi(
   { name: 'CiRunRequest' },
 );
 export type CiRunRequest = z.infer<typeof ciRunRequestSchema>;
-
-export const batchScenarioFilterSchema = z.object({ status: z.optional(z.enum(['regressed', 'fixed', 'flaky', 'failed', 'passed'])) });
-export type BatchScenarioFilter = z.infer<typeof batchScenarioFilterSchema>;
-
-export const batchFilterSchema = z.object({
-  campaign_id: z.optional(uuidIn),
-  branch: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
-});

@@ -7,7 +7,7 @@ import { campaignVersionOf } from '../runs/campaign-version';
 import { batchDashboardUrl, inRunOrder, runDashboardUrl } from './aggregate';
 import { aggregateBatch, canonicalThresholds, decideRun } from './decision';
 import { comparisonView, type ScenarioComparison } from './compare';
-import type { BatchScenarioFilter } from './schema';
+import type { BatchScenarioFilter } from './filter-schema';
 import { scenarioStats } from './stats';
 import type { BatchFilter, BatchListing, BatchMarker, BatchStatus, CiRunState } from './types';
 

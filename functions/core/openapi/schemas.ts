@@ -5,7 +5,8 @@ import { campaignInputSchema } from '../campaigns/schema';
 import { evalSetPatchSchema } from '../campaigns/eval-set-schema';
 import { campaignListSchema, campaignSchema, campaignVersionListSchema, evalSetSchema, evalSetUpdateSchema } from '../campaigns/response-schemas';
 import { ciBatchListSchema, ciBatchSchema, ciRunSchema, ciScenarioPageSchema, ciSubmissionSchema } from '../ci/response-schemas';
-import { batchFilterSchema, batchScenarioFilterSchema, ciRunRequestSchema } from '../ci/schema';
+import { batchFilterSchema, batchScenarioFilterSchema } from '../ci/filter-schema';
+import { ciRunRequestSchema } from '../ci/schema';
 import { healthSchema, openApiDocumentSchema } from './response-blocks';
 import {
   packQueuedSchema,

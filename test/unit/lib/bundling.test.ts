@@ -103,7 +103,7 @@ describe('bundles', () => {
   let metafile: Metafile;
   const entries = [
     ...['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns'],
-    ...['functions/workers/replay-worker', 'functions/http/patch-eval-set', FIXTURE],
+    ...['functions/workers/replay-worker', 'functions/http/patch-eval-set', 'functions/http/list-ci-batches', FIXTURE],
   ];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
@@ -242,6 +242,13 @@ describe('bundles', () => {
 
     expect(inputs).toContain('functions/core/campaigns/eval-set-schema.ts');
     expect(inputs).not.toContain('functions/core/campaigns/schema.ts');
+  });
+
+  it('give GET /v1/ci/batches its filter, not the CI request schemas', () => {
+    const inputs = inputsOf(metafile, 'functions/http/list-ci-batches');
+
+    expect(inputs).toContain('functions/core/ci/filter-schema.ts');
+    expect(inputs).not.toContain('functions/core/ci/schema.ts');
   });
 
   it('resolve from the repository root', () => {
