@@ -1,19 +1,11 @@
 // DynamoRunsRepo against dynalite: runs created and listed, conditional transitions, attempts stored exactly once with
-// their events and (size permitting) transcripts, event listings, the runs a restarted local service resumes, and
-// run-packs.
-import { makeRun as baseRun } from '../../../helpers/replay-fakes';
+// their events and transcripts, event listings and run-packs (published marks, resumed runs: runs-repo-resume.test.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoRunsRepo } from '../../../../functions/adapters/dynamodb/runs-repo';
-import {
-  EMPTY_SUMMARY,
-  type AttemptRecord,
-  type PolicyEvent,
-  type Run,
-  type RunPack,
-  type SecurityEvent,
-} from '../../../../functions/core/runs/types';
+import { EMPTY_SUMMARY, type PolicyEvent, type Run, type RunPack, type SecurityEvent } from '../../../../functions/core/runs/types';
 import type { RunFilter } from '../../../../functions/core/ports';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
+import { AT, makeAttempt, makeRun } from '../../../helpers/run-records';
 
 let table: TestTable;
 
@@ -21,13 +13,6 @@ beforeAll(async () => {
   table = await startDynalite();
 });
 afterAll(() => table.close());
-
-const AT = '2026-11-21T10:00:00.000000+00:00';
-
-/** A fresh run with its own ids (the replay fakes' builder, made unique per test). */
-function makeRun(overrides: Partial<Run> = {}): Run {
-  return baseRun({ run_id: randomUUID(), project_id: randomUUID(), trace_id: randomUUID(), campaign_id: randomUUID(), created_at: AT, ...overrides });
-}
 
 function policyEvent(runId: string, attempt: number, sequence: number): PolicyEvent {
   return {
@@ -60,31 +45,6 @@ function securityEvent(runId: string, attempt: number, sequence: number): Securi
     evidence: 'ignore previous instructions',
     mutation_id: 'inject-1',
     created_at: AT,
-  };
-}
-
-function makeAttempt(runId: string, attempt: number, overrides: Partial<AttemptRecord> = {}): AttemptRecord {
-  return {
-    run_id: runId,
-    attempt,
-    mutation_id: null,
-    repeat: 1,
-    status: 'passed',
-    unsafe: false,
-    checks: [{ criterion: { type: 'completes' }, passed: true, detail: 'completed' }],
-    steps: 2,
-    duration_ms: 12,
-    error: null,
-    started_at: AT,
-    completed_at: AT,
-    output: 'Your refund is on its way.',
-    transcript: [
-      { type: 'message', role: 'user', content: 'Please refund order 1234' },
-      { type: 'message', role: 'assistant', content: 'Your refund is on its way.' },
-    ],
-    policy_events: [],
-    security_events: [],
-    ...overrides,
   };
 }
 
@@ -394,72 +354,6 @@ describe('DynamoRunsRepo events', () => {
     const listed = await repo.listSecurityEvents(pid, rid);
     // Assess
     expect(listed).toEqual([a1s1, a1s2, a2s1]);
-  });
-});
-
-describe('DynamoRunsRepo published mark', () => {
-  it('is unset on a new run, set by markPublished (twice is fine) and leaves the run item as it was', async () => {
-    // Prepare
-    const repo = new DynamoRunsRepo();
-    const run = makeRun({ status: 'completed' });
-    await repo.create(run);
-    await repo.putAttempt(run.project_id, makeAttempt(run.run_id, 1));
-    const before = await repo.isPublished(run.project_id, run.run_id);
-    // Act
-    await repo.markPublished(run.project_id, run.run_id);
-    await repo.markPublished(run.project_id, run.run_id);
-    // Assess
-    expect(before).toBe(false);
-    expect(await repo.isPublished(run.project_id, run.run_id)).toBe(true);
-    expect(await repo.get(run.project_id, run.run_id)).toEqual(run);
-    expect((await repo.listAttempts(run.project_id, run.run_id)).map((a) => a.attempt)).toEqual([1]);
-    expect(await repo.isPublished(randomUUID(), run.run_id)).toBe(false);
-  });
-
-  it('reads the flag that runs stored by earlier versions carry on META', async () => {
-    // Prepare
-    const repo = new DynamoRunsRepo();
-    const published = { ...makeRun({ status: 'completed' }), completion_published: true } as unknown as Run;
-    const unpublished = { ...makeRun({ status: 'completed' }), completion_published: false } as unknown as Run;
-    await repo.createMany([published, unpublished]);
-    // Act
-    const flags = [
-      await repo.isPublished(published.project_id, published.run_id),
-      await repo.isPublished(unpublished.project_id, unpublished.run_id),
-    ];
-    // Assess
-    expect(flags).toEqual([true, false]);
-  });
-});
-
-describe('DynamoRunsRepo.listUnfinished', () => {
-  it('finds queued and running runs of every project, and terminal runs whose completion is not published', async () => {
-    // Prepare
-    const repo = new DynamoRunsRepo();
-    const [p1, p2] = [randomUUID(), randomUUID()];
-    const queued = makeRun({ project_id: p1, status: 'queued' });
-    const running = makeRun({ project_id: p2, status: 'running' });
-    const completedUnpublished = makeRun({ project_id: p1, status: 'completed' });
-    // Runs stored by earlier versions carry the flag on META: false, absent or true.
-    const failedUnmarked = { ...makeRun({ project_id: p2, status: 'failed' }), completion_published: false } as unknown as Run;
-    const completedPublished = makeRun({ project_id: p1, status: 'completed' });
-    const failedPublished = { ...makeRun({ project_id: p2, status: 'failed' }), completion_published: true } as unknown as Run;
-    // A mark without its run (never written so, but the scan must not list it): nothing to resume.
-    const stray = makeRun({ project_id: p2 });
-    await repo.createMany([queued, running, completedUnpublished, failedUnmarked, completedPublished, failedPublished]);
-    await repo.putAttempt(p1, makeAttempt(completedPublished.run_id, 1));
-    await repo.markPublished(p1, completedPublished.run_id);
-    await repo.markPublished(p2, stray.run_id);
-    // A mark of another project's run of the same id does not count.
-    await repo.markPublished(p2, completedUnpublished.run_id);
-    // Act
-    const unfinished = await repo.listUnfinished();
-    // Assess: other tests' runs share the table; only this test's are compared.
-    const mine = new Set([queued, running, completedUnpublished, failedUnmarked, completedPublished, failedPublished, stray].map((r) => r.run_id));
-    const found = unfinished.filter((m) => mine.has(m.run_id));
-    const expected = [queued, running, completedUnpublished, failedUnmarked].map((r) => ({ project_id: r.project_id, run_id: r.run_id }));
-    const byId = (a: { run_id: string }, b: { run_id: string }) => a.run_id.localeCompare(b.run_id);
-    expect(found.sort(byId)).toEqual(expected.sort(byId));
   });
 });
 
