@@ -125,7 +125,7 @@ export interface RunsRepo {
   update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
   /**
    * Records that the run's completion (run.completed, and a CI run's hook before it) has been handed to the bus. Kept
-   * apart from the run (in AWS a small item: one write unit, where a write to the finished run is billed at its size).
+   * apart from the run, whose every write a store may bill at the finished run's whole size.
    */
   markPublished(projectId: string, runId: string): Promise<void>;
   /** Whether markPublished was called for the run. */

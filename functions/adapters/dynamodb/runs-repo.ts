@@ -79,7 +79,7 @@ export class DynamoRunsRepo implements RunsRepo {
   }
 
   async markPublished(projectId: string, runId: string): Promise<void> {
-    // ~150 bytes, 1 write unit; the same flag set on META was billed at the finished run's size (~1.7 KB, 2 units).
+    // ~200 bytes, 1 write unit; the same flag set on META was billed at the finished run's size (~1.7 KB, 2 units).
     await putIf({ Item: { ...keys.runPublished(projectId, runId), entity: 'run_published', project_id: projectId, run_id: runId } });
   }
 
