@@ -9,7 +9,7 @@ import type { BusEvent } from '../core/events';
 import { isApiKeyShape, isUuid } from '../core/ids';
 import { systemClock } from '../core/time';
 import { resetAwsClients } from '../adapters/aws';
-import { STORE_SECRET_ENV } from '../adapters/dynamodb/client';
+import { STORE_SECRET_ENV, useEmbeddedStoreCalls } from '../adapters/dynamodb/client';
 import { DynamoRunsRepo } from '../adapters/dynamodb/runs-repo';
 import { processLimiter } from '../core/replay/limits/process-limiter';
 import { configureDeps, getDeps, resetDeps } from '../wiring/deps';
@@ -187,6 +187,7 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
+      useEmbeddedStoreCalls();
       resetAwsClients();
     };
     cleanup.push(restoreEnv);
@@ -197,6 +198,8 @@ export async function startLocalService(opts: LocalServiceOptions = {}): Promise
     process.env.AWS_REGION ??= 'local';
     process.env.RTS_ALLOW_PRIVATE_TARGETS ??= 'true';
     process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+    // This process's own calls reach the embedded store without HTTP; other processes use its endpoint and secret.
+    useEmbeddedStoreCalls(store?.endpoint, store?.call);
     resetAwsClients();
     await ensureTable(endpoint, tableName, storeSecret);
 

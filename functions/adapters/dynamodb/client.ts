@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_MAX_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS, awsRequestHandler, instrumented, onAwsClientsReset } from '../aws';
 import { optionalEnv } from '../env';
 import { directTarget } from './direct-commands';
+import { storeCallHandler, type StoreCall } from './store-calls';
 
 let doc: DynamoDBDocumentClient | undefined;
 let raw: DynamoDBClient | undefined;
@@ -11,6 +12,19 @@ onAwsClientsReset(() => {
   doc = undefined;
   raw = undefined;
 });
+
+/** The embedded store this process started, if any: its endpoint and how its calls reach it without HTTP. */
+let embedded: { endpoint: string; call: StoreCall } | undefined;
+
+/**
+ * Local mode: this process's client sends its calls to the embedded store at `endpoint` through `call` (store-calls.ts)
+ * while DYNAMODB_ENDPOINT names that store; any other endpoint is reached over HTTP. No arguments: HTTP again.
+ */
+export function useEmbeddedStoreCalls(endpoint?: string, call?: StoreCall): void {
+  embedded = endpoint && call ? { endpoint, call } : undefined;
+  doc = undefined;
+  raw = undefined;
+}
 
 /** The document client's translation of JavaScript values (also what direct-commands.ts marshals with). */
 export const DOCUMENT_MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false };
@@ -65,7 +79,9 @@ const LOCAL_DATE = '20250101T000000Z';
 export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-    const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler: awsRequestHandler(dynamoRequestTimeoutMs()) };
+    const timeout = dynamoRequestTimeoutMs();
+    const requestHandler = endpoint && embedded?.endpoint === endpoint ? storeCallHandler(embedded.call, timeout) : awsRequestHandler(timeout);
+    const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler };
     raw = instrumented(
       endpoint
         ? withoutSigning(
