@@ -1,10 +1,9 @@
 // The DynamoDB document client, built once per process; DYNAMODB_ENDPOINT points it at another endpoint (the local store).
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_MAX_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS, awsRequestHandler, instrumented, onAwsClientsReset } from '../aws';
 import { optionalEnv } from '../env';
 import { directTarget } from './direct-commands';
-import { storeCallHandler, type StoreCall } from './store-calls';
 
 let doc: DynamoDBDocumentClient | undefined;
 let raw: DynamoDBClient | undefined;
@@ -13,15 +12,19 @@ onAwsClientsReset(() => {
   raw = undefined;
 });
 
-/** The embedded store this process started, if any: its endpoint and how its calls reach it without HTTP. */
-let embedded: { endpoint: string; call: StoreCall } | undefined;
+/** A request handler for the client, given the per-try timeout. */
+export type RequestHandlerFactory = (requestTimeout: number) => NonNullable<DynamoDBClientConfig['requestHandler']>;
+
+/** The embedded store this process started, if any: its endpoint and the request handler that reaches it without HTTP. */
+let embedded: { endpoint: string; handler: RequestHandlerFactory } | undefined;
 
 /**
- * Local mode: this process's client sends its calls to the embedded store at `endpoint` through `call` (store-calls.ts)
- * while DYNAMODB_ENDPOINT names that store; any other endpoint is reached over HTTP. No arguments: HTTP again.
+ * Local mode: this process's client sends its calls to the store at `endpoint` through `handler` while
+ * DYNAMODB_ENDPOINT names that store; any other endpoint is reached over HTTP. No arguments: HTTP again. Set by
+ * useEmbeddedStoreCalls (store-calls.ts), which Lambda bundles never load.
  */
-export function useEmbeddedStoreCalls(endpoint?: string, call?: StoreCall): void {
-  embedded = endpoint && call ? { endpoint, call } : undefined;
+export function useEmbeddedStoreHandler(endpoint?: string, handler?: RequestHandlerFactory): void {
+  embedded = endpoint && handler ? { endpoint, handler } : undefined;
   doc = undefined;
   raw = undefined;
 }
@@ -80,7 +83,7 @@ export function dynamoDocClient(): DynamoDBDocumentClient {
   if (!doc) {
     const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
     const timeout = dynamoRequestTimeoutMs();
-    const requestHandler = endpoint && embedded?.endpoint === endpoint ? storeCallHandler(embedded.call, timeout) : awsRequestHandler(timeout);
+    const requestHandler = endpoint && embedded?.endpoint === endpoint ? embedded.handler(timeout) : awsRequestHandler(timeout);
     const common = { maxAttempts: AWS_MAX_ATTEMPTS, requestHandler };
     raw = instrumented(
       endpoint

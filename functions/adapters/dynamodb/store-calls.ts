@@ -3,6 +3,7 @@
 // process; functions/local/store-calls.js answers it as dynalite's HTTP handler would) instead of an HTTP request.
 // The SDK does everything else as for any endpoint: serialising, retries, errors, parsing the answer. Node's HTTP
 // client here and its server in the store were a quarter of each process's CPU per call (docs/benchmarks.md).
+import { useEmbeddedStoreHandler, type RequestHandlerFactory } from './client';
 
 /** Sends one call to the store: its `X-Amz-Target` and JSON body; resolves to the store's status and JSON answer. */
 export type StoreCall = (target: string, body: string) => Promise<{ status: number; body: string }>;
@@ -72,4 +73,13 @@ export function storeCallHandler(call: StoreCall, requestTimeout: number) {
     },
     destroy(): void {},
   };
+}
+
+/**
+ * Local mode: this process's client sends its calls to the embedded store at `endpoint` through `call` while
+ * DYNAMODB_ENDPOINT names that store; any other endpoint is reached over HTTP. No arguments: HTTP again.
+ */
+export function useEmbeddedStoreCalls(endpoint?: string, call?: StoreCall): void {
+  const handler: RequestHandlerFactory | undefined = call && ((timeout) => storeCallHandler(call, timeout) as ReturnType<RequestHandlerFactory>);
+  useEmbeddedStoreHandler(endpoint, handler);
 }

@@ -237,6 +237,17 @@ describe('bundles', () => {
     expect(inputsOf(metafile, 'functions/http/post-campaigns')).toContain('functions/core/campaigns/schema.ts');
   });
 
+  it("leave the local service's way to its embedded store out of every function", () => {
+    // The DynamoDB client only holds the request handler local mode gives it; the handler's module is local mode's.
+    for (const entry of entries.filter((e) => e !== FIXTURE)) {
+      expect([entry, inputsOf(metafile, entry).filter((f) => /adapters\/dynamodb\/store-calls\.ts$|functions\/local\//.test(f))]).toEqual([
+        entry,
+        [],
+      ]);
+    }
+    expect(inputsOf(metafile, 'functions/workers/replay-worker')).toContain('functions/adapters/dynamodb/client.ts');
+  });
+
   it('give PATCH /v1/campaigns/{id}/eval-set the schema of its body, not the campaign format', () => {
     const inputs = inputsOf(metafile, 'functions/http/patch-eval-set');
 

@@ -4,8 +4,8 @@
 // endpoint HTTP.
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { resetAwsClients } from '../../../../functions/adapters/aws';
-import { dynamoDocClient, useEmbeddedStoreCalls } from '../../../../functions/adapters/dynamodb/client';
-import { storeCallHandler, type StoreCall } from '../../../../functions/adapters/dynamodb/store-calls';
+import { dynamoDocClient } from '../../../../functions/adapters/dynamodb/client';
+import { storeCallHandler, useEmbeddedStoreCalls, type StoreCall } from '../../../../functions/adapters/dynamodb/store-calls';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../../functions/local/store';
 
 const TABLE = 'store-calls';
