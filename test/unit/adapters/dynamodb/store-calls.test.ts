@@ -120,6 +120,11 @@ describe('the store child over its IPC channel', () => {
         ids.map((id) => client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: id } }, ConsistentRead: true }))),
       );
       expect(read.map((r) => r.Item?.n?.N)).toEqual(ids.map((id) => id.slice(1)));
+      // An item near DynamoDB's 400 KB limit, with text that JSON must escape, makes the round trip whole.
+      const big = `"quoted" \\ line\n é 𝄞 ${'x'.repeat(390 * 1024)}`;
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'big' }, text: { S: big } } }));
+      const back = await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'big' } }, ConsistentRead: true }));
+      expect(back.Item?.text?.S === big).toBe(true);
     } finally {
       await child.close();
     }
