@@ -1,5 +1,6 @@
 // The embedded DynamoDB-compatible store (dynalite), persisted under a folder or kept in memory; the table comes from
-// lib/table.ts. It listens on loopback and answers only requests carrying its per-start secret (store-guard.js).
+// lib/table.ts. It listens on loopback and answers only requests carrying its per-start secret (store-guard.js); the
+// process that started it also reaches it without HTTP (`call`, store-calls.js).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -26,7 +27,7 @@ export interface EmbeddedStore {
   endpoint: string;
   /** The per-start secret every request must carry (64 hex digits; see storeSecretEnv in adapters/dynamodb/client.ts). */
   secret: string;
-  /** The calls of the process that started the store, without HTTP (useEmbeddedStoreCalls in adapters/dynamodb/client.ts). */
+  /** The calls of the process that started the store, without HTTP (useEmbeddedStoreCalls in adapters/dynamodb/store-calls.ts). */
   call: StoreCall;
   close(): Promise<void>;
 }
