@@ -45,6 +45,8 @@ export interface PeerTimes {
   rtsMs: number;
   /** CPU seconds of the service process and of its store child during each batch (Linux), else null. */
   rtsCpu: { service: number; store: number }[] | null;
+  /** Answer times of `GET /v1/campaigns/{id}` asked every 100 ms during the warm batch (what a dashboard waits for), ms. */
+  rtsApiDuringBatch: ApiTimes | null;
   node22: string;
 }
 
@@ -270,6 +272,34 @@ async function settle(pid: number): Promise<void> {
   }
 }
 
+interface ApiTimes {
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Asks `path` every 100 ms, one request at a time, until the function returned is called: the answer times. */
+function probeRtsApi(svc: RtsService, path: string): () => Promise<ApiTimes> {
+  const times: number[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const t0 = performance.now();
+      await rtsApi(svc, 'GET', path);
+      times.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const sorted = [...times].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+    return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+  };
+}
+
 async function rtsApi(svc: RtsService, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
   const res = await fetch(`${svc.url}${path}`, {
     method,
@@ -360,6 +390,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     let rtsFirstMs: number;
     let rtsSecondMs: number;
     let rtsCpu: PeerTimes['rtsCpu'] = null;
+    let rtsApiDuringBatch: ApiTimes | null = null;
     const rtsInFlight: InFlight[] = [];
     try {
       const campaignId = await seedRts(svc, agent.url, cases);
@@ -373,8 +404,10 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       await settle(svc.pid);
       const c1 = cpuSeconds(svc.pid);
       end = agent.window();
+      const probe = probeRtsApi(svc, `/v1/campaigns/${campaignId}`);
       rtsSecondMs = await timeRtsCi(svc, campaignId, cases);
       rtsInFlight.push(end());
+      rtsApiDuringBatch = await probe();
       const c2 = cpuSeconds(svc.pid);
       if (c0 && c1 && c2) {
         rtsCpu = [
@@ -400,6 +433,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       rtsSecondMs,
       rtsMs: rtsSecondMs,
       rtsCpu,
+      rtsApiDuringBatch,
       node22,
     };
   } finally {
@@ -426,6 +460,11 @@ export function printPeer(r: PeerTimes): void {
   const cpu = (i: number) => (r.rtsCpu ? ` (CPU: service ${r.rtsCpu[i].service.toFixed(1)} s, store ${r.rtsCpu[i].store.toFixed(1)} s)` : '');
   console.log(`rts ci run, first batch after start             ${s(r.rtsFirstMs)}${cpu(0)}   ${fl(r.rtsInFlight[0])}`);
   console.log(`rts ci run, next batch (warm)                   ${s(r.rtsSecondMs)}${cpu(1)}   ${fl(r.rtsInFlight[1])}`);
+  const a = r.rtsApiDuringBatch;
+  if (a)
+    console.log(
+      `  GET /v1/campaigns/{id} during it, every 100 ms: ${a.n} answers, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms, max ${a.max.toFixed(1)} ms`,
+    );
   const g = PEER_GOALS;
   console.log(
     `warm / floor  ${(r.rtsMs / r.floorMs).toFixed(2)} (goal <= ${g.rtsOverFloor})   warm / promptfoo best (${r.promptfooBest})  ${(r.rtsMs / r.promptfooBestMs).toFixed(2)} (goal <= ${g.rtsOverPromptfoo})   first / warm  ${(r.rtsFirstMs / r.rtsSecondMs).toFixed(2)} (goal <= ${g.firstOverWarm})`,
