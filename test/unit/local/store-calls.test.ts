@@ -4,24 +4,10 @@
 // answered by dynalite's own HTTP handler.
 import fc from 'fast-check';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
+import { storeOverHttp as overHttp } from '../../helpers/store-http';
 
 const TABLE = 'calls-test';
 const V = 'DynamoDB_20120810';
-
-/** A call as dynalite's HTTP handler gets it from the service's client (with the store's secret as the signature). */
-async function overHttp(store: EmbeddedStore, target: string, body: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(store.endpoint, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-amz-json-1.0',
-      'x-amz-target': target,
-      'x-amz-date': '20250101T000000Z',
-      authorization: `AWS4-HMAC-SHA256 Credential=local/20250101/local/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${store.secret}`,
-    },
-    body,
-  });
-  return { status: res.status, body: await res.text() };
-}
 
 /** BatchGetItem answers its keys in whatever order its reads finish, as DynamoDB does: its items are compared as sets. */
 function unordered(target: string, answer: { status: number; body: string }): { status: number; body: string } {

@@ -7,6 +7,7 @@ import { resetAwsClients } from '../../../../functions/adapters/aws';
 import { dynamoDocClient } from '../../../../functions/adapters/dynamodb/client';
 import { storeCallHandler, useEmbeddedStoreCalls, type StoreCall } from '../../../../functions/adapters/dynamodb/store-calls';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../../functions/local/store';
+import { storeOverHttp } from '../../../helpers/store-http';
 
 const TABLE = 'store-calls';
 
@@ -102,17 +103,12 @@ describe('the store child over its IPC channel', () => {
       await createTable(client);
       await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'over the channel' } } }));
       // Read over HTTP, with the secret, what the channel wrote.
-      const res = await fetch(child.endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-amz-json-1.0',
-          'x-amz-target': 'DynamoDB_20120810.GetItem',
-          'x-amz-date': '20250101T000000Z',
-          authorization: `AWS4-HMAC-SHA256 Credential=local/20250101/local/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=${child.secret}`,
-        },
-        body: JSON.stringify({ TableName: TABLE, Key: { pk: { S: 'over the channel' } }, ConsistentRead: true }),
-      });
-      expect(await res.json()).toEqual({ Item: { pk: { S: 'over the channel' } } });
+      const res = await storeOverHttp(
+        child,
+        'DynamoDB_20120810.GetItem',
+        JSON.stringify({ TableName: TABLE, Key: { pk: { S: 'over the channel' } }, ConsistentRead: true }),
+      );
+      expect(JSON.parse(res.body)).toEqual({ Item: { pk: { S: 'over the channel' } } });
       // Many calls at once are each answered with their own item.
       const ids = Array.from({ length: 200 }, (_, i) => `k${i}`);
       await Promise.all(ids.map((id) => client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: id }, n: { N: id.slice(1) } } }))));
