@@ -1,80 +1,146 @@
-// How many replay messages the local queue works on at once, adapted to what the machine can take. Two signals: the
-// event loop's utilisation (the share of time this process's loop was busy) and the machine's idle CPU share. Runs
-// spend most of their time waiting for the agent when it is slow: the loop idles, the cores idle, and more runs may
-// start. When the agent answers at once the work is CPU-bound, in this process and in the store's: more runs in
-// flight would only queue at the store and lengthen every API answer (measured: 1,000 runs take ~10 s at 8, ~16 s at
-// 32). A loop that waits while the cores are busy is waiting on the store, not on the agent, so the limit grows only
-// when both idle. Multiplicative both ways, within bounds.
-import { cpus } from 'node:os';
+// How many replay messages the local queue works on at once: the limit that gets the most messages done per second,
+// found by trying. Runs spend most of their time waiting for the agent when it is slow, and then more runs in flight
+// finish more runs per second, until the cores (this process's and the store's) are the bottleneck; when the agent
+// answers at once the work is CPU-bound from the start, and more runs in flight would only lengthen every API answer.
+// Neither busy signal tells the two apart (measured: the loop sits at 75-94 % busy in both), so the limit follows the
+// queue's own throughput: it steps up and keeps the step when more messages finished per second, steps down and
+// keeps that when no fewer did, and otherwise goes back and waits before trying again. A saturated event loop (the
+// API's answers waiting) shrinks it at once. Throughput is only measured while work waits for a slot: without such
+// demand the limit is not what bounds the pace.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 export interface AdaptiveLimitOptions {
   /** Lowest and highest limit. Default 8 and 32. */
   min?: number;
   max?: number;
-  /** Limit at the start. Default 8. */
+  /** Limit at the start. Default 16. */
   initial?: number;
-  /** Below this utilisation, with work waiting for a slot, the limit grows. Default 0.75. */
-  grow?: number;
-  /** Above this utilisation the limit shrinks. Default 0.92. */
+  /** A step up is kept when the throughput it measures is above the limit's before by more than this share. Default 0. */
+  gain?: number;
+  /** A step down is kept when the throughput it measures is at most this share below the limit's before. Default 0.05. */
+  loss?: number;
+  /** Windows skipped before each measurement (after a step or a restart, runs are still starting) and windows measured. Default 1 and 2. */
+  settleWindows?: number;
+  measureWindows?: number;
+  /** Windows waited after a step was taken back, before trying again. Default 4. */
+  holdWindows?: number;
+  /** Above this event-loop utilisation the limit shrinks by a quarter at once. Default 0.97. */
   shrink?: number;
-  /** The machine's idle share must be above this for the limit to grow (default 0.25); below 0.05 it shrinks. */
-  idleToGrow?: number;
   /** The utilisation since the previous call (tests inject a sequence). Default: the event loop's own. */
   utilisation?: () => number;
-  /** The machine's idle CPU share since the previous call (tests inject one). Default: from os.cpus(). */
-  idle?: () => number;
 }
+
+/** What the queue saw during one window. */
+export interface LimitWindow {
+  /** Whether a visible message waited for a slot. */
+  demand: boolean;
+  /** Messages finished. */
+  done: number;
+  /** The window's length, ms. */
+  ms: number;
+}
+
+type Phase =
+  /** Measuring the throughput at the current limit. */
+  | { kind: 'base' }
+  /** A step from `from` (throughput `base`) to the current limit, `up` or down, being settled then measured. */
+  | { kind: 'probe'; from: number; base: number; up: boolean }
+  /** Waiting before measuring again. */
+  | { kind: 'hold'; left: number };
 
 export class AdaptiveLimit {
   private current: number;
   private readonly min: number;
   private readonly max: number;
+  private readonly sample: () => number;
+  private phase: Phase = { kind: 'base' };
+  /** Windows of the phase so far, and the completions and time of those measured. */
+  private windows = 0;
+  private done = 0;
+  private ms = 0;
 
   constructor(private readonly opts: AdaptiveLimitOptions = {}) {
     this.min = Math.max(1, opts.min ?? 8);
     this.max = Math.max(this.min, opts.max ?? 32);
-    this.current = Math.min(this.max, Math.max(this.min, opts.initial ?? 8));
+    this.current = Math.min(this.max, Math.max(this.min, opts.initial ?? 16));
     this.sample = opts.utilisation ?? eventLoopSampler();
-    this.idle = opts.idle ?? machineIdleSampler();
   }
-
-  private readonly sample: () => number;
-  private readonly idle: () => number;
 
   get limit(): number {
     return this.current;
   }
 
-  /**
-   * One adjustment, at the end of a window. `demand`: whether, during the window, work waited for a slot (without it
-   * a low utilisation says nothing about a higher limit). Returns the new limit.
-   */
-  adjust(demand: boolean): number {
-    const u = this.sample();
-    const idle = this.idle();
-    if (u > (this.opts.shrink ?? 0.92) || idle < 0.05) this.current = Math.max(this.min, Math.floor(this.current * 0.75));
-    else if (demand && u < (this.opts.grow ?? 0.75) && idle > (this.opts.idleToGrow ?? 0.25))
-      this.current = Math.min(this.max, Math.ceil(this.current * 1.25));
+  /** Starts afresh (a new burst of work): the utilisation window restarts and the next windows measure the current limit. */
+  restart(): void {
+    this.sample();
+    this.enter({ kind: 'base' });
+  }
+
+  /** One adjustment, at the end of a window. Returns the new limit. */
+  adjust(w: LimitWindow): number {
+    if (this.sample() > (this.opts.shrink ?? 0.97)) {
+      this.current = Math.max(this.min, Math.floor(this.current * 0.75));
+      this.enter({ kind: 'hold', left: this.opts.holdWindows ?? 4 });
+      return this.current;
+    }
+    const phase = this.phase;
+    if (phase.kind === 'hold') {
+      if (--phase.left <= 0) this.enter({ kind: 'base' });
+      return this.current;
+    }
+    if (!w.demand) {
+      // The limit did not bound the pace in this window: nothing measured so far says anything about it.
+      this.enter({ kind: 'base' });
+      return this.current;
+    }
+    const rate = this.measure(w);
+    if (rate === null) return this.current;
+    if (phase.kind === 'base') this.step(rate, this.current < this.max);
+    else if (phase.up ? rate > phase.base * (1 + (this.opts.gain ?? 0)) : rate >= phase.base * (1 - (this.opts.loss ?? 0.05)))
+      this.step(rate, phase.up);
+    else if (phase.up && phase.from > this.min) {
+      // Up did not pay: try down from where it started, against the same throughput.
+      this.current = phase.from;
+      this.step(phase.base, false);
+    } else {
+      this.current = phase.from;
+      this.enter({ kind: 'hold', left: this.opts.holdWindows ?? 4 });
+    }
     return this.current;
   }
-}
 
-/** The share of all cores' time spent idle between two calls. */
-function machineIdleSampler(): () => number {
-  const totals = () =>
-    cpus().reduce((t, c) => ({ idle: t.idle + c.times.idle, all: t.all + c.times.idle + c.times.user + c.times.sys + c.times.nice + c.times.irq }), {
-      idle: 0,
-      all: 0,
-    });
-  let last = totals();
-  return () => {
-    const now = totals();
-    const all = now.all - last.all;
-    const idle = all > 0 ? (now.idle - last.idle) / all : 1;
-    last = now;
-    return idle;
-  };
+  /**
+   * Adds a window to the phase's measurement: the messages per second once the settling windows passed (the runs a step
+   * or a restart let in are still starting) and enough were measured, else null.
+   */
+  private measure(w: LimitWindow): number | null {
+    const settle = this.opts.settleWindows ?? 1;
+    this.windows++;
+    if (this.windows <= settle) return null;
+    this.done += w.done;
+    this.ms += w.ms;
+    if (this.windows < settle + (this.opts.measureWindows ?? 2)) return null;
+    return this.ms > 0 ? (this.done * 1000) / this.ms : 0;
+  }
+
+  /** A step from the current limit, whose throughput is `base`, up or down; holds at a bound. */
+  private step(base: number, up: boolean): void {
+    const next = up ? Math.min(this.max, Math.ceil(this.current * 1.25)) : Math.max(this.min, Math.floor(this.current * 0.8));
+    if (next === this.current) {
+      // At a bound: wait, then measure again (from the top bound the next try is a step down).
+      this.enter({ kind: 'hold', left: this.opts.holdWindows ?? 4 });
+      return;
+    }
+    this.enter({ kind: 'probe', from: this.current, base, up });
+    this.current = next;
+  }
+
+  private enter(phase: Phase): void {
+    this.phase = phase;
+    this.windows = 0;
+    this.done = 0;
+    this.ms = 0;
+  }
 }
 
 /** The event loop's utilisation between two calls. */

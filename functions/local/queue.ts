@@ -26,8 +26,9 @@ export interface InProcessQueueOptions {
   /** The dead-letter consumer (functions/workers/dead-letter). */
   deadLetter: () => SqsHandler;
   /**
-   * Messages processed at once: a number fixes it; omitted, the limit adapts to the event loop's load between
-   * `adaptive.min` and `adaptive.max` (default 8..32, starting at 8), so runs against a slow agent overlap more.
+   * Messages processed at once: a number fixes it; omitted, the limit follows the queue's throughput between
+   * `adaptive.min` and `adaptive.max` (default 8..32, starting at 16; local/adaptive-limit.ts), so runs against a slow
+   * agent overlap more and CPU-bound runs do not crowd the API.
    */
   concurrency?: number;
   adaptive?: AdaptiveLimitOptions;
@@ -123,8 +124,10 @@ export class InProcessQueue implements QueuePort {
   readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0, abandoned: 0 };
   private readonly adaptive: AdaptiveLimit | undefined;
   private adjuster: NodeJS.Timeout | undefined;
-  /** Whether a message waited for a slot since the last adjustment. */
+  /** Whether a message waited for a slot, and how many finished, since the last adjustment (at windowStart). */
   private demand = false;
+  private finished = 0;
+  private windowStart = 0;
   private readonly runDeadlineMs: number;
 
   constructor(private readonly opts: InProcessQueueOptions) {
@@ -159,10 +162,16 @@ export class InProcessQueue implements QueuePort {
   /** Adjusts an adaptive limit every adjustEveryMs while there is work; stops when the queue is idle. */
   private startAdjusting(): void {
     if (!this.adaptive || this.adjuster) return;
-    this.adaptive.adjust(false); // starts a fresh measurement window
+    this.adaptive.restart();
+    this.demand = false;
+    this.finished = 0;
+    this.windowStart = performance.now();
     this.adjuster = setInterval(() => {
-      this.adaptive!.adjust(this.demand);
+      const now = performance.now();
+      this.adaptive!.adjust({ demand: this.demand, done: this.finished, ms: now - this.windowStart });
       this.demand = false;
+      this.finished = 0;
+      this.windowStart = now;
       this.stats.peakLimit = Math.max(this.stats.peakLimit, this.limit);
       if (this.inflight === 0 && this.pendingCount === 0) this.stopAdjusting();
       else this.pump();
@@ -254,6 +263,7 @@ export class InProcessQueue implements QueuePort {
       this.running.set(m.projectId, (this.running.get(m.projectId) ?? 0) + 1);
       void this.process(m).finally(() => {
         this.inflight--;
+        this.finished++;
         const left = (this.running.get(m.projectId) ?? 1) - 1;
         if (left > 0) this.running.set(m.projectId, left);
         else this.running.delete(m.projectId);

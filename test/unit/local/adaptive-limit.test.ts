@@ -3,62 +3,94 @@ import { AdaptiveLimit } from '../../../functions/local/adaptive-limit';
 import { InProcessQueue } from '../../../functions/local/queue';
 import { workerConcurrencyFromEnv } from '../../../functions/local/server';
 
-/** A utilisation source returning the given values in turn (then the last one). */
-const sequence = (values: number[]) => {
-  let i = 0;
-  return () => values[Math.min(i++, values.length - 1)];
-};
+/**
+ * Drives a limit through `windows` windows of 250 ms against a queue whose throughput at a limit is `rate(limit)`
+ * messages per second, with work always waiting: the limits after each window.
+ */
+function drive(limit: AdaptiveLimit, rate: (limit: number) => number, windows: number): number[] {
+  const seen: number[] = [];
+  for (let i = 0; i < windows; i++) seen.push(limit.adjust({ demand: true, done: Math.round((rate(limit.limit) * 250) / 1000), ms: 250 }));
+  return seen;
+}
+
+const idleLoop = () => 0.5;
 
 describe('adaptive limit', () => {
-  it('grows while the loop and the cores idle and work waits for a slot, up to its maximum', () => {
-    // Prepare
-    const limit = new AdaptiveLimit({ initial: 8, max: 20, utilisation: sequence([0.2]), idle: sequence([0.8]) });
+  it('climbs to its maximum while each step up finishes more messages per second (runs waiting on a slow agent)', () => {
+    // Prepare: every run waits 100 ms on the agent, so the throughput is the limit / 0.1 s
+    const limit = new AdaptiveLimit({ utilisation: idleLoop });
     // Act
-    const seen = [1, 2, 3, 4, 5, 6].map(() => limit.adjust(true));
-    // Assess
-    expect(seen).toEqual([10, 13, 17, 20, 20, 20]);
+    const seen = drive(limit, (l) => l * 10, 40);
+    // Assess: 16 -> 20 -> 25 -> 32, a step every three windows (one settling, two measured); at the top it waits four
+    // windows, measures again and tries a step down, which costs throughput and is taken back
+    expect(seen.slice(0, 22)).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 25, 25, 25, 32]);
+    expect(seen.slice(22).filter((l) => l === 32).length).toBeGreaterThan(12);
   });
 
-  it('does not grow without demand, however idle the loop', () => {
+  it('steps down to its minimum when the work is CPU-bound (the throughput is the same at every limit)', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ initial: 8, utilisation: sequence([0.05]), idle: sequence([0.9]) });
+    const limit = new AdaptiveLimit({ utilisation: idleLoop });
     // Act
-    const seen = [1, 2, 3].map(() => limit.adjust(false));
-    // Assess
-    expect(seen).toEqual([8, 8, 8]);
+    const seen = drive(limit, () => 200, 40);
+    // Assess: up does not pay, down costs nothing: 16 -> 20 (taken back) -> 12 -> 9 -> 8; at the floor it only tries a
+    // step up now and then, taken back each time
+    expect(seen.slice(0, 25)).toEqual([16, 16, 20, 20, 20, 12, 12, 12, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 10, 8]);
+    expect(seen.slice(25).every((l) => l === 8 || l === 10)).toBe(true);
   });
 
-  it('does not grow when the loop waits while the cores are busy (the store, not the agent, is the bottleneck)', () => {
-    // Prepare
-    const limit = new AdaptiveLimit({ initial: 8, utilisation: sequence([0.4]), idle: sequence([0.1]) });
+  it('settles at the knee when the throughput stops growing with the limit', () => {
+    // Prepare: agent-bound up to 180 messages/s, CPU-bound beyond
+    const limit = new AdaptiveLimit({ utilisation: idleLoop });
     // Act
-    const seen = [1, 2, 3].map(() => limit.adjust(true));
-    // Assess
-    expect(seen).toEqual([8, 8, 8]);
+    const seen = drive(limit, (l) => Math.min(180, l * 10), 60);
+    // Assess: 20 reaches 180/s; 25 gains nothing and 16 loses more than 5 %, so it goes back to 20 and waits before
+    // trying again: the same cycle of 13 windows over and over
+    const cycle = [20, 20, 20, 20, 20, 20, 20, 25, 25, 25, 16, 16, 16];
+    expect(seen.slice(0, 11)).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 16, 16, 16]);
+    expect(seen.slice(11, 50)).toEqual([...cycle, ...cycle, ...cycle]);
   });
 
-  it('shrinks when the cores saturate, even with an idle loop, down to its minimum', () => {
-    // Prepare
-    const limit = new AdaptiveLimit({ initial: 20, min: 8, utilisation: sequence([0.3]), idle: sequence([0.01]) });
+  it('ignores the windows right after a step: runs it let in are still starting', () => {
+    // Prepare: the first window after each change finishes nothing, the ones after it the throughput of a slow agent
+    const limit = new AdaptiveLimit({ utilisation: idleLoop });
+    let last = limit.limit;
+    const seen: number[] = [];
     // Act
-    const seen = [1, 2, 3, 4].map(() => limit.adjust(true));
-    // Assess
-    expect(seen).toEqual([15, 11, 8, 8]);
+    for (let i = 0; i < 12; i++) {
+      const fresh = limit.limit !== last || i === 0;
+      last = limit.limit;
+      seen.push(limit.adjust({ demand: true, done: fresh ? 0 : Math.round(limit.limit * 2.5), ms: 250 }));
+    }
+    // Assess: the same climb as without the lull
+    expect(seen).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 32]);
   });
 
-  it('shrinks when the loop saturates, down to its minimum, and holds in between', () => {
+  it('measures nothing without demand: the limit stays, and the measurement starts over when work waits again', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ initial: 16, min: 3, utilisation: sequence([0.99, 0.99, 0.99, 0.99, 0.99, 0.85]), idle: sequence([0.5]) });
-    // Act
-    const seen = [1, 2, 3, 4, 5, 6].map(() => limit.adjust(true));
+    const limit = new AdaptiveLimit({ utilisation: idleLoop });
+    // Act: windows without demand, then one with a burst, then without again
+    const quiet = [1, 2, 3, 4].map(() => limit.adjust({ demand: false, done: 40, ms: 250 }));
+    const burst = limit.adjust({ demand: true, done: 90, ms: 250 });
+    const after = [1, 2, 3].map(() => limit.adjust({ demand: false, done: 5, ms: 250 }));
     // Assess
-    expect(seen).toEqual([12, 9, 6, 4, 3, 3]);
+    expect([...quiet, burst, ...after]).toEqual([16, 16, 16, 16, 16, 16, 16, 16]);
+  });
+
+  it('shrinks by a quarter at once when the event loop saturates, then waits before measuring again', () => {
+    // Prepare
+    const loop = [0.5, 0.99, 0.99, 0.99, 0.99, 0.99, 0.5];
+    let i = 0;
+    const limit = new AdaptiveLimit({ initial: 32, utilisation: () => loop[Math.min(i++, loop.length - 1)] });
+    // Act
+    const seen = drive(limit, (l) => l * 10, 14);
+    // Assess: 32 -> 24 -> 18 -> 13 -> 9 -> 8 while the loop is saturated, four windows held, three measured, then a step up
+    expect(seen).toEqual([32, 24, 18, 13, 9, 8, 8, 8, 8, 8, 8, 8, 10, 10]);
   });
 
   it('keeps its start within the bounds', () => {
     expect(new AdaptiveLimit({ initial: 100, max: 10 }).limit).toBe(10);
     expect(new AdaptiveLimit({ initial: 0, min: 2 }).limit).toBe(2);
-    expect(new AdaptiveLimit().limit).toBe(8);
+    expect(new AdaptiveLimit().limit).toBe(16);
   });
 });
 
@@ -81,18 +113,17 @@ describe('in-process queue concurrency', () => {
   it('overlaps more runs than its starting limit when the runs wait on a slow agent', async () => {
     // Prepare
     const w = slowWorker(120);
-    // The machine's idle share is injected: other work on a shared test machine must not decide this
     const queue = new InProcessQueue({
       worker: () => w.handler,
       deadLetter: () => w.handler,
-      adaptive: { min: 2, initial: 2, max: 24, idle: () => 0.9 },
-      adjustEveryMs: 30,
+      adaptive: { min: 2, initial: 2, max: 24 },
+      adjustEveryMs: 60,
     });
     // Act
     await queue.sendReplay(Array.from({ length: 150 }, (_, i) => ({ project_id: 'p', run_id: `r${i}` })));
     await queue.drain();
     await queue.close();
-    // Assess: the loop idled while runs waited, so the limit rose past its start
+    // Assess: each step up finished more runs per second, so the limit rose past its start
     expect(w.peak()).toBeGreaterThan(2);
     expect(queue.stats.peakLimit).toBeGreaterThan(2);
     expect(queue.stats.received).toBe(150);
