@@ -10,6 +10,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from './direct-commands';
+import { runBounded } from '../../core/concurrency';
 import { exponentialDelays, realSleep, tries } from '../../core/retry';
 import { dynamoDocClient } from './client';
 import { requireEnv } from '../env';
@@ -132,17 +133,23 @@ export async function scanAll(input: Omit<ScanCommandInput, 'TableName'>): Promi
 /** Waits before re-sending what a batch call left unprocessed: 8 more tries, 100 ms doubling to 2 s. */
 const UNPROCESSED_RETRY_DELAYS_MS = exponentialDelays(100, 8, 2000);
 
-/** BatchWrite in chunks of 25, re-sending unprocessed items with back-off until all are written. */
-export async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending: Record<string, unknown>[] = requests.slice(i, i + 25);
+/**
+ * BatchWrite in chunks of 25, re-sending unprocessed items with back-off until all are written. `inFlight` chunks are
+ * written at once (default 1: in order), for callers whose requests name distinct keys and need no order among them.
+ * After a chunk fails no new one starts; those in flight finish, then the first error is thrown.
+ */
+export async function batchWrite(requests: Record<string, unknown>[], opts: { inFlight?: number } = {}): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+  await runBounded(chunks, opts.inFlight ?? 1, async (chunk) => {
+    let pending = chunk;
     for await (const _try of tries(UNPROCESSED_RETRY_DELAYS_MS, realSleep)) {
       const out = await doc().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
       pending = (out.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined) ?? [];
       if (pending.length === 0) break;
     }
     if (pending.length > 0) throw new Error(`BatchWrite left ${pending.length} unprocessed items after retries`);
-  }
+  });
 }
 
 /**

@@ -253,6 +253,67 @@ describe('batchWrite', () => {
       store.restore();
     }
   });
+  it('writes several chunks at once when asked, each item once', async () => {
+    // Prepare
+    const pk = `T#${randomUUID()}`;
+    const items = Array.from({ length: 130 }, (_, i) => ({ pk, sk: `I#${String(i).padStart(3, '0')}`, i }));
+    const client = doc();
+    const original = client.send.bind(client);
+    let inFlight = 0;
+    let peak = 0;
+    const send = jest.spyOn(client, 'send').mockImplementation((async (command: never) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      try {
+        return await original(command);
+      } finally {
+        inFlight--;
+      }
+    }) as never);
+    try {
+      // Act
+      await batchWrite(
+        items.map((element) => putRequest(element)),
+        { inFlight: 4 },
+      );
+      // Assess
+      const sizes = inputsOf(send, BatchWriteCommand).map((input) => input.RequestItems![table.tableName].length);
+      expect(sizes.sort((a, b) => a - b)).toEqual([5, 25, 25, 25, 25, 25]);
+      expect(peak).toBe(4);
+    } finally {
+      send.mockRestore();
+    }
+    const written = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+    expect(written).toEqual(items);
+  });
+
+  it('after a chunk fails, starts no other chunk, lets those in flight finish, then throws its error', async () => {
+    // Prepare: 10 chunks, 3 at once; the second call fails, the first and third answer later
+    const requests = Array.from({ length: 250 }, () => putRequest(freshKey()));
+    const store = mockClient(doc());
+    const answered: number[] = [];
+    let call = 0;
+    store.on(BatchWriteCommand).callsFake(async () => {
+      const n = ++call;
+      if (n === 2) throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+      await new Promise((r) => setTimeout(r, 30));
+      answered.push(n);
+      return {};
+    });
+    try {
+      // Act
+      const outcome = await batchWrite(requests, { inFlight: 3 }).then(
+        () => 'written',
+        (err: Error) => err.name,
+      );
+      // Assess
+      expect(outcome).toBe('ProvisionedThroughputExceededException');
+      expect(call).toBe(3);
+      expect(answered.sort()).toEqual([1, 3]);
+    } finally {
+      store.restore();
+    }
+  });
 });
 
 describe('batchGet', () => {
