@@ -4,20 +4,21 @@
 // answers at once the work is CPU-bound from the start, and more runs in flight would only lengthen every API answer.
 // Neither busy signal tells the two apart (measured: the loop sits at 75-94 % busy in both), so the limit follows the
 // queue's own throughput: it steps up and keeps the step when more messages finished per second, steps down and
-// keeps that when no fewer did, and otherwise goes back and waits before trying again. A saturated event loop (the
+// keeps that when no fewer did (each by a margin of 3 %, above the noise of a half-second measurement), and otherwise
+// goes back and waits before trying again. A saturated event loop (the
 // API's answers waiting) shrinks it at once. Throughput is only measured while work waits for a slot: without such
 // demand the limit is not what bounds the pace.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 export interface AdaptiveLimitOptions {
-  /** Lowest and highest limit. Default 8 and 32. */
+  /** Lowest and highest limit. Default 8 and 64. */
   min?: number;
   max?: number;
   /** Limit at the start. Default 16. */
   initial?: number;
-  /** A step up is kept when the throughput it measures is above the limit's before by more than this share. Default 0. */
+  /** A step up is kept when the throughput it measures is above the limit's before by more than this share. Default 0.03. */
   gain?: number;
-  /** A step down is kept when the throughput it measures is at most this share below the limit's before. Default 0.05. */
+  /** A step down is kept when the throughput it measures is at most this share below the limit's before. Default 0.03. */
   loss?: number;
   /** Windows skipped before each measurement (after a step or a restart, runs are still starting) and windows measured. Default 1 and 2. */
   settleWindows?: number;
@@ -61,7 +62,7 @@ export class AdaptiveLimit {
 
   constructor(private readonly opts: AdaptiveLimitOptions = {}) {
     this.min = Math.max(1, opts.min ?? 8);
-    this.max = Math.max(this.min, opts.max ?? 32);
+    this.max = Math.max(this.min, opts.max ?? 64);
     this.current = Math.min(this.max, Math.max(this.min, opts.initial ?? 16));
     this.sample = opts.utilisation ?? eventLoopSampler();
   }
@@ -96,7 +97,7 @@ export class AdaptiveLimit {
     const rate = this.measure(w);
     if (rate === null) return this.current;
     if (phase.kind === 'base') this.step(rate, this.current < this.max);
-    else if (phase.up ? rate > phase.base * (1 + (this.opts.gain ?? 0)) : rate >= phase.base * (1 - (this.opts.loss ?? 0.05)))
+    else if (phase.up ? rate > phase.base * (1 + (this.opts.gain ?? 0.03)) : rate >= phase.base * (1 - (this.opts.loss ?? 0.03)))
       this.step(rate, phase.up);
     else if (phase.up && phase.from > this.min) {
       // Up did not pay: try down from where it started, against the same throughput.
@@ -125,7 +126,7 @@ export class AdaptiveLimit {
 
   /** A step from the current limit, whose throughput is `base`, up or down; holds at a bound. */
   private step(base: number, up: boolean): void {
-    const next = up ? Math.min(this.max, Math.ceil(this.current * 1.25)) : Math.max(this.min, Math.floor(this.current * 0.8));
+    const next = up ? this.above(this.current) : Math.max(this.min, Math.floor(this.current * 0.8));
     if (next === this.current) {
       // At a bound: wait, then measure again (from the top bound the next try is a step down).
       this.enter({ kind: 'hold', left: this.opts.holdWindows ?? 4 });
@@ -133,6 +134,12 @@ export class AdaptiveLimit {
     }
     this.enter({ kind: 'probe', from: this.current, base, up });
     this.current = next;
+  }
+
+  /** A quarter more, or the maximum when that comes within a tenth of it (no step too small to measure). */
+  private above(limit: number): number {
+    const next = Math.ceil(limit * 1.25);
+    return next * 1.1 >= this.max ? this.max : next;
   }
 
   private enter(phase: Phase): void {

@@ -27,7 +27,7 @@ export interface InProcessQueueOptions {
   deadLetter: () => SqsHandler;
   /**
    * Messages processed at once: a number fixes it; omitted, the limit follows the queue's throughput between
-   * `adaptive.min` and `adaptive.max` (default 8..32, starting at 16; local/adaptive-limit.ts), so runs against a slow
+   * `adaptive.min` and `adaptive.max` (default 8..64, starting at 16; local/adaptive-limit.ts), so runs against a slow
    * agent overlap more and CPU-bound runs do not crowd the API.
    */
   concurrency?: number;

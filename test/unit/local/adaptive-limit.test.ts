@@ -16,15 +16,17 @@ function drive(limit: AdaptiveLimit, rate: (limit: number) => number, windows: n
 const idleLoop = () => 0.5;
 
 describe('adaptive limit', () => {
-  it('climbs to its maximum while each step up finishes more messages per second (runs waiting on a slow agent)', () => {
+  it('climbs to its maximum, 64, while each step up finishes more messages per second (runs waiting on a slow agent)', () => {
     // Prepare: every run waits 100 ms on the agent, so the throughput is the limit / 0.1 s
     const limit = new AdaptiveLimit({ utilisation: idleLoop });
     // Act
     const seen = drive(limit, (l) => l * 10, 40);
-    // Assess: 16 -> 20 -> 25 -> 32, a step every three windows (one settling, two measured); at the top it waits four
-    // windows, measures again and tries a step down, which costs throughput and is taken back
-    expect(seen.slice(0, 22)).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 25, 25, 25, 32]);
-    expect(seen.slice(22).filter((l) => l === 32).length).toBeGreaterThan(12);
+    // Assess: 16 -> 20 -> 25 -> 32 -> 40 -> 50 -> 64, a step every three windows (one settling, two measured); at the
+    // top it waits four windows, measures again and tries a step down, which costs throughput and is taken back
+    expect(seen.slice(0, 31)).toEqual([
+      16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 40, 40, 40, 50, 50, 50, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 51, 51, 51, 64,
+    ]);
+    expect(seen.slice(31).filter((l) => l === 64).length).toBeGreaterThan(5);
   });
 
   it('steps down to its minimum when the work is CPU-bound (the throughput is the same at every limit)', () => {
@@ -43,7 +45,7 @@ describe('adaptive limit', () => {
     const limit = new AdaptiveLimit({ utilisation: idleLoop });
     // Act
     const seen = drive(limit, (l) => Math.min(180, l * 10), 60);
-    // Assess: 20 reaches 180/s; 25 gains nothing and 16 loses more than 5 %, so it goes back to 20 and waits before
+    // Assess: 20 reaches 180/s; 25 gains nothing and 16 loses more than 3 %, so it goes back to 20 and waits before
     // trying again: the same cycle of 13 windows over and over
     const cycle = [20, 20, 20, 20, 20, 20, 20, 25, 25, 25, 16, 16, 16];
     expect(seen.slice(0, 11)).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 16, 16, 16]);
@@ -62,7 +64,7 @@ describe('adaptive limit', () => {
       seen.push(limit.adjust({ demand: true, done: fresh ? 0 : Math.round(limit.limit * 2.5), ms: 250 }));
     }
     // Assess: the same climb as without the lull
-    expect(seen).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 32]);
+    expect(seen).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 40]);
   });
 
   it('measures nothing without demand: the limit stays, and the measurement starts over when work waits again', () => {
