@@ -4,10 +4,13 @@
 // answers at once the work is CPU-bound from the start, and more runs in flight would only lengthen every API answer.
 // Neither busy signal tells the two apart (measured: the loop sits at 75-94 % busy in both), so the limit follows the
 // queue's own throughput: it steps up and keeps the step when more messages finished per second, steps down and
-// keeps that when no fewer did (each by a margin of 3 %, above the noise of a half-second measurement), and otherwise
-// goes back and waits before trying again. A saturated event loop (the
-// API's answers waiting) shrinks it at once. Throughput is only measured while work waits for a slot: without such
-// demand the limit is not what bounds the pace.
+// keeps that when no fewer did (each by a margin of 3 %), and otherwise goes back and waits before trying again. A
+// saturated event loop (the API's answers waiting) shrinks it at once.
+//
+// The throughput is read by Little's law, messages in flight over the time each takes, not by counting completions:
+// runs started together against a slow agent finish together, so completions come in bursts a count per window would
+// sample at random. Only messages started after a step count, so that the time they took is the new limit's. It is
+// only measured while work waits for a slot: without such demand the limit is not what bounds the pace.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 export interface AdaptiveLimitOptions {
@@ -27,16 +30,20 @@ export interface AdaptiveLimitOptions {
   holdWindows?: number;
   /** Above this event-loop utilisation the limit shrinks by a quarter at once. Default 0.97. */
   shrink?: number;
+  /** Messages started after a step and finished that a measurement needs, at least. Default 8. */
+  samples?: number;
   /** The utilisation since the previous call (tests inject a sequence). Default: the event loop's own. */
   utilisation?: () => number;
+  /** The clock of `observe`'s times, ms. Default performance.now. */
+  now?: () => number;
 }
 
 /** What the queue saw during one window. */
 export interface LimitWindow {
   /** Whether a visible message waited for a slot. */
   demand: boolean;
-  /** Messages finished. */
-  done: number;
+  /** Messages in flight, integrated over the window (message-ms): its length times the mean in flight. */
+  inflightMs: number;
   /** The window's length, ms. */
   ms: number;
 }
@@ -55,16 +62,22 @@ export class AdaptiveLimit {
   private readonly max: number;
   private readonly sample: () => number;
   private phase: Phase = { kind: 'base' };
-  /** Windows of the phase so far, and the completions and time of those measured. */
+  /** Windows of the phase so far; the in-flight integral and time of those measured. */
   private windows = 0;
-  private done = 0;
+  private inflightMs = 0;
   private ms = 0;
+  /** When the phase began, and the messages started since then that finished: how many, and their total time. */
+  private since = 0;
+  private samples = 0;
+  private samplesMs = 0;
+  private readonly now: () => number;
 
   constructor(private readonly opts: AdaptiveLimitOptions = {}) {
     this.min = Math.max(1, opts.min ?? 8);
     this.max = Math.max(this.min, opts.max ?? 64);
     this.current = Math.min(this.max, Math.max(this.min, opts.initial ?? 16));
     this.sample = opts.utilisation ?? eventLoopSampler();
+    this.now = opts.now ?? (() => performance.now());
   }
 
   get limit(): number {
@@ -75,6 +88,13 @@ export class AdaptiveLimit {
   restart(): void {
     this.sample();
     this.enter({ kind: 'base' });
+  }
+
+  /** A message finished: it counts towards the measurement when it started after the phase began. */
+  observe(startedAt: number, finishedAt: number): void {
+    if (startedAt < this.since) return;
+    this.samples++;
+    this.samplesMs += finishedAt - startedAt;
   }
 
   /** One adjustment, at the end of a window. Returns the new limit. */
@@ -98,7 +118,7 @@ export class AdaptiveLimit {
     if (rate === null) return this.current;
     if (phase.kind === 'base') this.step(rate, this.current < this.max);
     else if (phase.up ? rate > phase.base * (1 + (this.opts.gain ?? 0.03)) : rate >= phase.base * (1 - (this.opts.loss ?? 0.03)))
-      this.step(rate, phase.up);
+      this.step(rate, phase.up, phase.up && rate / phase.base - 1 >= 0.75 * (this.current / phase.from - 1));
     else if (phase.up && phase.from > this.min) {
       // Up did not pay: try down from where it started, against the same throughput.
       this.current = phase.from;
@@ -111,22 +131,29 @@ export class AdaptiveLimit {
   }
 
   /**
-   * Adds a window to the phase's measurement: the messages per second once the settling windows passed (the runs a step
-   * or a restart let in are still starting) and enough were measured, else null.
+   * Adds a window to the phase's measurement: once the settling windows passed (the runs a step or a restart let in
+   * are still starting), enough windows were measured and enough messages started in the phase finished, the messages
+   * per second (mean in flight / mean time each took); else null.
    */
   private measure(w: LimitWindow): number | null {
     const settle = this.opts.settleWindows ?? 1;
     this.windows++;
     if (this.windows <= settle) return null;
-    this.done += w.done;
+    this.inflightMs += w.inflightMs;
     this.ms += w.ms;
-    if (this.windows < settle + (this.opts.measureWindows ?? 2)) return null;
-    return this.ms > 0 ? (this.done * 1000) / this.ms : 0;
+    if (this.windows < settle + (this.opts.measureWindows ?? 2) || this.samples < (this.opts.samples ?? 8)) return null;
+    const meanInFlight = this.inflightMs / this.ms;
+    const meanMs = this.samplesMs / this.samples;
+    return meanMs > 0 ? (meanInFlight * 1000) / meanMs : Infinity;
   }
 
-  /** A step from the current limit, whose throughput is `base`, up or down; holds at a bound. */
-  private step(base: number, up: boolean): void {
-    const next = up ? this.above(this.current) : Math.max(this.min, Math.floor(this.current * 0.8));
+  /**
+   * A step from the current limit, whose throughput is `base`, up or down; holds at a bound. `double`: the last step up
+   * raised the throughput by at least three quarters as much as the limit (the limit is all that bounds the pace), so
+   * this one doubles rather than adding a quarter.
+   */
+  private step(base: number, up: boolean, double = false): void {
+    const next = up ? this.above(this.current, double ? 2 : 1.25) : Math.max(this.min, Math.floor(this.current * 0.8));
     if (next === this.current) {
       // At a bound: wait, then measure again (from the top bound the next try is a step down).
       this.enter({ kind: 'hold', left: this.opts.holdWindows ?? 4 });
@@ -136,17 +163,20 @@ export class AdaptiveLimit {
     this.current = next;
   }
 
-  /** A quarter more, or the maximum when that comes within a tenth of it (no step too small to measure). */
-  private above(limit: number): number {
-    const next = Math.ceil(limit * 1.25);
+  /** `limit` times `factor`, or the maximum when that comes within a tenth of it (no step too small to measure). */
+  private above(limit: number, factor: number): number {
+    const next = Math.ceil(limit * factor);
     return next * 1.1 >= this.max ? this.max : next;
   }
 
   private enter(phase: Phase): void {
     this.phase = phase;
     this.windows = 0;
-    this.done = 0;
+    this.inflightMs = 0;
     this.ms = 0;
+    this.since = this.now();
+    this.samples = 0;
+    this.samplesMs = 0;
   }
 }
 

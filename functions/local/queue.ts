@@ -124,10 +124,11 @@ export class InProcessQueue implements QueuePort {
   readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0, abandoned: 0 };
   private readonly adaptive: AdaptiveLimit | undefined;
   private adjuster: NodeJS.Timeout | undefined;
-  /** Whether a message waited for a slot, and how many finished, since the last adjustment (at windowStart). */
+  /** Whether a message waited for a slot since the last adjustment (at windowStart), and messages in flight integrated since then (message-ms, up to inflightSince). */
   private demand = false;
-  private finished = 0;
   private windowStart = 0;
+  private inflightMs = 0;
+  private inflightSince = 0;
   private readonly runDeadlineMs: number;
 
   constructor(private readonly opts: InProcessQueueOptions) {
@@ -164,19 +165,27 @@ export class InProcessQueue implements QueuePort {
     if (!this.adaptive || this.adjuster) return;
     this.adaptive.restart();
     this.demand = false;
-    this.finished = 0;
-    this.windowStart = performance.now();
+    this.windowStart = this.inflightSince = performance.now();
+    this.inflightMs = 0;
     this.adjuster = setInterval(() => {
-      const now = performance.now();
-      this.adaptive!.adjust({ demand: this.demand, done: this.finished, ms: now - this.windowStart });
+      const now = this.countInflight();
+      this.adaptive!.adjust({ demand: this.demand, inflightMs: this.inflightMs, ms: now - this.windowStart });
       this.demand = false;
-      this.finished = 0;
+      this.inflightMs = 0;
       this.windowStart = now;
       this.stats.peakLimit = Math.max(this.stats.peakLimit, this.limit);
       if (this.inflight === 0 && this.pendingCount === 0) this.stopAdjusting();
       else this.pump();
     }, this.opts.adjustEveryMs ?? 250);
     this.adjuster.unref();
+  }
+
+  /** Adds the messages in flight since the last count to the window's integral; returns now. */
+  private countInflight(): number {
+    const now = performance.now();
+    this.inflightMs += this.inflight * (now - this.inflightSince);
+    this.inflightSince = now;
+    return now;
   }
 
   private stopAdjusting(): void {
@@ -259,11 +268,13 @@ export class InProcessQueue implements QueuePort {
     while (this.inflight < limit + this.reserved) {
       const m = this.takeNext(now);
       if (!m) break;
+      this.countInflight();
       this.inflight++;
+      const startedAt = performance.now();
       this.running.set(m.projectId, (this.running.get(m.projectId) ?? 0) + 1);
       void this.process(m).finally(() => {
+        this.adaptive?.observe(startedAt, this.countInflight());
         this.inflight--;
-        this.finished++;
         const left = (this.running.get(m.projectId) ?? 1) - 1;
         if (left > 0) this.running.set(m.projectId, left);
         else this.running.delete(m.projectId);

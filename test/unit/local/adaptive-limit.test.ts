@@ -4,36 +4,53 @@ import { InProcessQueue } from '../../../functions/local/queue';
 import { workerConcurrencyFromEnv } from '../../../functions/local/server';
 
 /**
- * Drives a limit through `windows` windows of 250 ms against a queue whose throughput at a limit is `rate(limit)`
- * messages per second, with work always waiting: the limits after each window.
+ * A queue in a simulation: `limit`'s messages always in flight (work always waits for a slot), each taking
+ * `duration(limit)` ms, one after another in each slot; windows of 250 ms on a clock of its own. `bursts`: the
+ * messages of one round all finish together, as runs started together against a slow agent do.
  */
-function drive(limit: AdaptiveLimit, rate: (limit: number) => number, windows: number): number[] {
-  const seen: number[] = [];
-  for (let i = 0; i < windows; i++) seen.push(limit.adjust({ demand: true, done: Math.round((rate(limit.limit) * 250) / 1000), ms: 250 }));
-  return seen;
+function simulated(duration: (limit: number) => number, opts: { bursts?: boolean; initial?: number; utilisation?: () => number } = {}) {
+  let now = 0;
+  const limit = new AdaptiveLimit({ initial: opts.initial, utilisation: opts.utilisation ?? (() => 0.5), now: () => now });
+  let carry = 0;
+  let pending: number[] = [];
+  const windows = (count: number): number[] => {
+    const seen: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const started = now;
+      now += 250;
+      const ms = duration(limit.limit);
+      carry += (limit.limit * 250) / ms;
+      for (; carry >= 1; carry--) pending.push(started + 250 - ms);
+      // Without bursts every finished message is seen in its window; with them, all at once every other window.
+      if (!opts.bursts || i % 2 === 1) {
+        for (const startedAt of pending) limit.observe(startedAt, startedAt + ms);
+        pending = [];
+      }
+      seen.push(limit.adjust({ demand: true, inflightMs: limit.limit * 250, ms: 250 }));
+    }
+    return seen;
+  };
+  return { limit, windows };
 }
-
-const idleLoop = () => 0.5;
 
 describe('adaptive limit', () => {
   it('climbs to its maximum, 64, while each step up finishes more messages per second (runs waiting on a slow agent)', () => {
-    // Prepare: every run waits 100 ms on the agent, so the throughput is the limit / 0.1 s
-    const limit = new AdaptiveLimit({ utilisation: idleLoop });
+    // Prepare: every message waits 100 ms on the agent, so the throughput is the limit / 0.1 s
+    const queue = simulated(() => 100);
     // Act
-    const seen = drive(limit, (l) => l * 10, 40);
-    // Assess: 16 -> 20 -> 25 -> 32 -> 40 -> 50 -> 64, a step every three windows (one settling, two measured); at the
-    // top it waits four windows, measures again and tries a step down, which costs throughput and is taken back
-    expect(seen.slice(0, 31)).toEqual([
-      16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 40, 40, 40, 50, 50, 50, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 51, 51, 51, 64,
-    ]);
-    expect(seen.slice(31).filter((l) => l === 64).length).toBeGreaterThan(5);
+    const seen = queue.windows(40);
+    // Assess: 16 -> 20, which finished a quarter more runs per second: the limit is all that bounds the pace, so the next
+    // steps double (40, then 64, the top). A step every three windows (one settling, two measured); at the top it waits
+    // four windows, measures again and tries a step down, which costs throughput and is taken back
+    expect(seen.slice(0, 22)).toEqual([16, 16, 20, 20, 20, 40, 40, 40, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 51, 51, 51, 64]);
+    expect(seen.slice(22).filter((l) => l === 64).length).toBeGreaterThan(10);
   });
 
   it('steps down to its minimum when the work is CPU-bound (the throughput is the same at every limit)', () => {
-    // Prepare
-    const limit = new AdaptiveLimit({ utilisation: idleLoop });
+    // Prepare: 200 messages per second whatever the limit: each takes limit x 5 ms
+    const queue = simulated((l) => l * 5);
     // Act
-    const seen = drive(limit, () => 200, 40);
+    const seen = queue.windows(40);
     // Assess: up does not pay, down costs nothing: 16 -> 20 (taken back) -> 12 -> 9 -> 8; at the floor it only tries a
     // step up now and then, taken back each time
     expect(seen.slice(0, 25)).toEqual([16, 16, 20, 20, 20, 12, 12, 12, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 10, 8]);
@@ -41,10 +58,10 @@ describe('adaptive limit', () => {
   });
 
   it('settles at the knee when the throughput stops growing with the limit', () => {
-    // Prepare: agent-bound up to 180 messages/s, CPU-bound beyond
-    const limit = new AdaptiveLimit({ utilisation: idleLoop });
+    // Prepare: agent-bound up to 180 messages/s (100 ms each), CPU-bound beyond
+    const queue = simulated((l) => Math.max(100, (l * 1000) / 180));
     // Act
-    const seen = drive(limit, (l) => Math.min(180, l * 10), 60);
+    const seen = queue.windows(60);
     // Assess: 20 reaches 180/s; 25 gains nothing and 16 loses more than 3 %, so it goes back to 20 and waits before
     // trying again: the same cycle of 13 windows over and over
     const cycle = [20, 20, 20, 20, 20, 20, 20, 25, 25, 25, 16, 16, 16];
@@ -52,39 +69,66 @@ describe('adaptive limit', () => {
     expect(seen.slice(11, 50)).toEqual([...cycle, ...cycle, ...cycle]);
   });
 
-  it('ignores the windows right after a step: runs it let in are still starting', () => {
-    // Prepare: the first window after each change finishes nothing, the ones after it the throughput of a slow agent
-    const limit = new AdaptiveLimit({ utilisation: idleLoop });
-    let last = limit.limit;
+  it('doubles its steps only while the throughput follows the limit in full, and settles back near the knee', () => {
+    // Prepare: agent-bound up to 300 messages/s
+    const queue = simulated((l) => Math.max(100, (l * 1000) / 300));
+    // Act
+    const seen = queue.windows(30);
+    // Assess: 16 -> 20 (+25 %, in full) -> 40 (+50 % for twice the limit: a quarter next) -> 50 (nothing gained, taken
+    // back) -> 32 (nothing lost, kept) -> 25 (a sixth lost, taken back): 32, the first limit at the knee of 30
+    expect(seen.slice(0, 21)).toEqual([16, 16, 20, 20, 20, 40, 40, 40, 50, 50, 50, 32, 32, 32, 25, 25, 25, 32, 32, 32, 32]);
+  });
+
+  it('reads the throughput from messages in flight and the time each took, so bursts of completions do not mislead it', () => {
+    // Prepare: every message waits 500 ms on the agent; those started together finish together, every other window
+    const queue = simulated(() => 500, { bursts: true });
+    // Act
+    const seen = queue.windows(40);
+    // Assess: the same climb as without bursts: 16 -> 20 -> 40 -> 64, and at the top it stays, trying a step down now and then
+    expect(seen.slice(0, 22)).toEqual([16, 16, 20, 20, 20, 40, 40, 40, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 51, 51, 51, 64]);
+  });
+
+  it('judges a step only on messages started after it: those started before took the time of the limit before', () => {
+    // Prepare: messages take 100 ms; in the window after each change of the limit, ten finish that took 10 s (started
+    // long before it)
+    let now = 0;
+    const limit = new AdaptiveLimit({ utilisation: () => 0.5, now: () => now });
     const seen: number[] = [];
+    let last = limit.limit;
     // Act
     for (let i = 0; i < 12; i++) {
-      const fresh = limit.limit !== last || i === 0;
+      now += 250;
+      if (limit.limit !== last) for (let k = 0; k < 10; k++) limit.observe(now - 10_000, now);
       last = limit.limit;
-      seen.push(limit.adjust({ demand: true, done: fresh ? 0 : Math.round(limit.limit * 2.5), ms: 250 }));
+      for (let k = 0; k < limit.limit * 2.5; k++) limit.observe(now - 100, now);
+      seen.push(limit.adjust({ demand: true, inflightMs: limit.limit * 250, ms: 250 }));
     }
-    // Assess: the same climb as without the lull
-    expect(seen).toEqual([16, 16, 20, 20, 20, 25, 25, 25, 32, 32, 32, 40]);
+    // Assess: the same climb as a queue without the stragglers
+    expect(seen).toEqual([16, 16, 20, 20, 20, 40, 40, 40, 64, 64, 64, 64]);
   });
 
   it('measures nothing without demand: the limit stays, and the measurement starts over when work waits again', () => {
     // Prepare
-    const limit = new AdaptiveLimit({ utilisation: idleLoop });
-    // Act: windows without demand, then one with a burst, then without again
-    const quiet = [1, 2, 3, 4].map(() => limit.adjust({ demand: false, done: 40, ms: 250 }));
-    const burst = limit.adjust({ demand: true, done: 90, ms: 250 });
-    const after = [1, 2, 3].map(() => limit.adjust({ demand: false, done: 5, ms: 250 }));
-    // Assess
-    expect([...quiet, burst, ...after]).toEqual([16, 16, 16, 16, 16, 16, 16, 16]);
+    let now = 0;
+    const limit = new AdaptiveLimit({ utilisation: () => 0.5, now: () => now });
+    const window = (demand: boolean) => {
+      now += 250;
+      for (let k = 0; k < 40; k++) limit.observe(now - 50, now);
+      return limit.adjust({ demand, inflightMs: 16 * 250, ms: 250 });
+    };
+    // Act: windows without demand, then one with it, then without again
+    const seen = [false, false, false, false, true, false, true, true, false, false].map((demand) => window(demand));
+    // Assess: never the three windows in a row with work waiting that a measurement takes (one settling, two measured)
+    expect(seen).toEqual([16, 16, 16, 16, 16, 16, 16, 16, 16, 16]);
   });
 
   it('shrinks by a quarter at once when the event loop saturates, then waits before measuring again', () => {
     // Prepare
     const loop = [0.5, 0.99, 0.99, 0.99, 0.99, 0.99, 0.5];
     let i = 0;
-    const limit = new AdaptiveLimit({ initial: 32, utilisation: () => loop[Math.min(i++, loop.length - 1)] });
+    const queue = simulated(() => 100, { initial: 32, utilisation: () => loop[Math.min(i++, loop.length - 1)] });
     // Act
-    const seen = drive(limit, (l) => l * 10, 14);
+    const seen = queue.windows(14);
     // Assess: 32 -> 24 -> 18 -> 13 -> 9 -> 8 while the loop is saturated, four windows held, three measured, then a step up
     expect(seen).toEqual([32, 24, 18, 13, 9, 8, 8, 8, 8, 8, 8, 8, 10, 10]);
   });
