@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import fc from 'fast-check';
 import { AdaptiveLimit } from '../../../functions/local/adaptive-limit';
 import { InProcessQueue } from '../../../functions/local/queue';
 import { workerConcurrencyFromEnv } from '../../../functions/local/server';
@@ -131,6 +132,46 @@ describe('adaptive limit', () => {
     const seen = queue.windows(14);
     // Assess: 32 -> 24 -> 18 -> 13 -> 9 -> 8 while the loop is saturated, four windows held, three measured, then a step up
     expect(seen).toEqual([32, 24, 18, 13, 9, 8, 8, 8, 8, 8, 8, 8, 10, 10]);
+  });
+
+  it('whatever it observes, stays within its bounds, and a window moves it up by at most a doubling (or to a top within a tenth) and down to no less than 0.4x', () => {
+    const window = fc.record({
+      demand: fc.constantFrom(true, true, true, true, false),
+      busy: fc.oneof(fc.constant(0.5), fc.double({ min: 0, max: 1, noNaN: true })),
+      inFlight: fc.double({ min: 0, max: 100, noNaN: true }),
+      done: fc.array(fc.record({ age: fc.integer({ min: 0, max: 1_000 }), took: fc.integer({ min: 1, max: 1_000 }) }), { maxLength: 40 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 80 }),
+        fc.array(window, { maxLength: 80 }),
+        (min, span, initial, windows) => {
+          let now = 0;
+          const busy: number[] = [];
+          const limit = new AdaptiveLimit({ min, max: min + span, initial, utilisation: () => busy.shift() ?? 0.5, now: () => now });
+          let last = limit.limit;
+          expect(last).toBeGreaterThanOrEqual(min);
+          expect(last).toBeLessThanOrEqual(min + span);
+          for (const w of windows) {
+            now += 250;
+            for (const d of w.done) limit.observe(now - d.age, now - d.age + Math.min(d.took, d.age));
+            busy.push(w.busy);
+            const next = limit.adjust({ demand: w.demand, inflightMs: w.inFlight * 250, ms: 250 });
+            expect(next).toBe(limit.limit);
+            expect(next).toBeGreaterThanOrEqual(min);
+            expect(next).toBeLessThanOrEqual(min + span);
+            // Up: at most a doubling, or the top when that lands within a tenth of it.
+            expect(next <= last * 2 || (next === min + span && last * 2 * 1.1 >= next)).toBe(true);
+            // Down: a quarter when the loop saturates, or a step up taken back and a fifth below where it started.
+            expect(next).toBeGreaterThanOrEqual(Math.max(min, Math.floor(last * 0.4)));
+            last = next;
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it('keeps its start within the bounds', () => {
