@@ -124,7 +124,10 @@ export class InProcessQueue implements QueuePort {
   readonly stats = { sent: 0, received: 0, failed: 0, deadLettered: 0, workerMs: 0, deadLetterMs: 0, peakLimit: 0, abandoned: 0 };
   private readonly adaptive: AdaptiveLimit | undefined;
   private adjuster: NodeJS.Timeout | undefined;
-  /** Whether a message waited for a slot since the last adjustment (at windowStart), and messages in flight integrated since then (message-ms, up to inflightSince). */
+  /**
+   * Since the last adjustment (at windowStart): whether a message waited for a slot, and the messages in flight
+   * integrated over time (message-ms, counted up to inflightSince).
+   */
   private demand = false;
   private windowStart = 0;
   private inflightMs = 0;
