@@ -116,6 +116,8 @@ export class InProcessQueue implements QueuePort {
   private order: string[] = [];
   private cursor = 0;
   private inflight = 0;
+  /** Of those, the messages that took a reserved slot. */
+  private inReserved = 0;
   private closed = false;
   private closing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -152,15 +154,17 @@ export class InProcessQueue implements QueuePort {
   }
 
   /**
-   * Whether a message of a project with `mine` messages in flight may start now: any project, within the limit, up
-   * to the whole limit; above it, up to the reserved slots, only a project holding fewer messages than there are
-   * reserved slots.
+   * Which slot a message of a project with `mine` messages in flight may take now, if any: any project a slot of the
+   * limit, up to the whole limit; with those all taken, only a project holding fewer messages than there are reserved
+   * slots one of the reserved slots. The reserved slots are a pool of their own, so a limit that shrank below the
+   * messages one project holds (its runs hanging on an agent) still leaves them to the others.
    */
-  private mayStart(mine: number): boolean {
+  private slotFor(mine: number): 'limit' | 'reserved' | null {
     const limit = this.limit;
+    if (mine >= limit) return null;
+    if (this.inflight - this.inReserved < limit) return 'limit';
     const reserved = this.reserved;
-    if (mine >= limit) return false;
-    return this.inflight < limit || (this.inflight < limit + reserved && mine < reserved);
+    return mine < reserved && this.inReserved < reserved ? 'reserved' : null;
   }
 
   /** Adjusts an adaptive limit every adjustEveryMs while there is work; stops when the queue is idle. */
@@ -221,13 +225,14 @@ export class InProcessQueue implements QueuePort {
 
   /**
    * The next message to start: the projects take turns (round-robin), each skipped while it may not start one (see
-   * mayStart); within a project, the oldest visible message. Null when no project may start one now.
+   * slotFor); within a project, the oldest visible message, and the slot it takes. Null when no project may start one now.
    */
-  private takeNext(now: number): Message | null {
+  private takeNext(now: number): { m: Message; slot: 'limit' | 'reserved' } | null {
     for (let k = 0; k < this.order.length; k++) {
       const i = (this.cursor + k) % this.order.length;
       const project = this.order[i];
-      if (!this.mayStart(this.running.get(project) ?? 0)) continue;
+      const slot = this.slotFor(this.running.get(project) ?? 0);
+      if (!slot) continue;
       const list = this.pending.get(project)!;
       const idx = list.findIndex((m) => m.visibleAt <= now);
       if (idx < 0) continue;
@@ -240,7 +245,7 @@ export class InProcessQueue implements QueuePort {
         this.cursor = i;
       }
       if (this.cursor >= this.order.length) this.cursor = 0;
-      return m;
+      return { m, slot };
     }
     return null;
   }
@@ -266,18 +271,20 @@ export class InProcessQueue implements QueuePort {
 
   private pump(): void {
     if (this.closed) return;
-    const limit = this.limit;
     const now = Date.now();
-    while (this.inflight < limit + this.reserved) {
-      const m = this.takeNext(now);
-      if (!m) break;
+    for (;;) {
+      const next = this.takeNext(now);
+      if (!next) break;
+      const { m, slot } = next;
       this.countInflight();
       this.inflight++;
+      if (slot === 'reserved') this.inReserved++;
       const startedAt = performance.now();
       this.running.set(m.projectId, (this.running.get(m.projectId) ?? 0) + 1);
       void this.process(m).finally(() => {
         this.adaptive?.observe(startedAt, this.countInflight());
         this.inflight--;
+        if (slot === 'reserved') this.inReserved--;
         const left = (this.running.get(m.projectId) ?? 1) - 1;
         if (left > 0) this.running.set(m.projectId, left);
         else this.running.delete(m.projectId);

@@ -34,6 +34,15 @@ function simulated(duration: (limit: number) => number, opts: { bursts?: boolean
   return { limit, windows };
 }
 
+/** Resolves once `done()` holds, checking every 10 ms; fails after 2 s. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 2 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('adaptive limit', () => {
   it('climbs to its maximum, 64, while each step up finishes more messages per second (runs waiting on a slow agent)', () => {
     // Prepare: every message waits 100 ms on the agent, so the throughput is the limit / 0.1 s
@@ -214,6 +223,40 @@ describe('in-process queue concurrency', () => {
     expect(w.peak()).toBeGreaterThan(2);
     expect(queue.stats.peakLimit).toBeGreaterThan(2);
     expect(queue.stats.received).toBe(150);
+  });
+
+  it("keeps its reserved slots for other projects when the limit shrinks below what one project's hanging runs hold", async () => {
+    // Prepare: project a's runs hang until released; the loop reads as saturated, so the limit shrinks every window
+    let release: () => void = () => undefined;
+    const hanging = new Promise<void>((r) => (release = r));
+    const started: string[] = [];
+    const handler = async (e: SQSEvent): Promise<SQSBatchResponse> => {
+      const project = (JSON.parse(e.Records[0].body) as { project_id: string }).project_id;
+      started.push(project);
+      if (project === 'a') await hanging;
+      return { batchItemFailures: [] };
+    };
+    const queue = new InProcessQueue({
+      worker: () => handler,
+      deadLetter: () => handler,
+      adaptive: { min: 4, initial: 16, utilisation: () => 0.99 },
+      adjustEveryMs: 20,
+    });
+    try {
+      await queue.sendReplay(Array.from({ length: 40 }, (_, i) => ({ project_id: 'a', run_id: `a${i}` })));
+      await waitUntil(() => queue.limit === 4);
+      const aHeld = started.length;
+      // Act
+      await queue.sendReplay([{ project_id: 'b', run_id: 'b0' }]);
+      await waitUntil(() => started.includes('b'));
+      // Assess: a kept the 16 slots it took (none more), and b started on a reserved slot at once
+      expect(aHeld).toBe(16);
+      expect(started.filter((p) => p === 'a')).toHaveLength(16);
+    } finally {
+      release();
+      await queue.drain();
+      await queue.close();
+    }
   });
 
   it('never exceeds a fixed concurrency', async () => {
