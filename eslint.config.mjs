@@ -39,6 +39,7 @@ export default tseslint.config(
         console: 'readonly',
         Buffer: 'readonly',
         setTimeout: 'readonly',
+        setImmediate: 'readonly',
       },
     },
   },
