@@ -200,3 +200,28 @@ export function takeCounts(): CallCounts {
 }
 
 export const totalCalls = (c: CallCounts): number => Object.values(c.calls).reduce((a, b) => a + b, 0);
+
+/** Adds `add` repeated `times` to `into`, its calls attributed to `caller`: what an operation counted once costs n times. */
+export function addRepeated(into: CallCounts, add: CallCounts, times: number, caller: string): void {
+  const sum = (to: Record<string, number>, from: Record<string, number>) => {
+    for (const [k, n] of Object.entries(from)) to[k] = (to[k] ?? 0) + n * times;
+  };
+  sum(into.calls, add.calls);
+  sum(into.unitsByOp, add.unitsByOp);
+  into.readUnits += add.readUnits * times;
+  into.writeUnits += add.writeUnits * times;
+  into.gsiWrites += add.gsiWrites * times;
+  into.conditionalCheckFailures += add.conditionalCheckFailures * times;
+  if (add.indexWriteUnits !== undefined) into.indexWriteUnits = (into.indexWriteUnits ?? 0) + add.indexWriteUnits * times;
+  into.storeItemWrites += add.storeItemWrites * times;
+  for (const [kind, k] of Object.entries(add.writesByKind)) {
+    const to = (into.writesByKind[kind] ??= { writes: 0, units: 0, indexUnits: 0 });
+    to.writes += k.writes * times;
+    to.units += k.units * times;
+    to.indexUnits += k.indexUnits * times;
+  }
+  const by = (into.byCaller[caller] ??= { calls: 0, readUnits: 0, writeUnits: 0 });
+  by.calls += totalCalls(add) * times;
+  by.readUnits += add.readUnits * times;
+  by.writeUnits += add.writeUnits * times;
+}

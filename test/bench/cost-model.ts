@@ -100,6 +100,11 @@ export interface StackFacts {
   memoryMb: Record<string, number>;
   /** Messages per replay worker invocation (the SQS event source's BatchSize). */
   workerBatchSize: number;
+  /**
+   * Worker invocations one project may hold at once (the worker's RTS_PROJECT_WORKER_SHARE; 0 when unset): each
+   * invocation then takes a lease of the project's share and frees it (functions/core/replay/worker-share.ts).
+   */
+  workerShare: number;
   /** API Gateway's authorizer result cache, s. */
   authorizerCacheTtlS: number;
   /** The table's GSIs and their projection type. */
@@ -125,6 +130,7 @@ export function stackFactsFromTemplate(resources: Record<string, Resource>): Sta
     ([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping' && JSON.stringify(r.Properties?.FunctionName ?? '').includes(`"${workerId}"`),
   )?.[1];
   if (!workerId || !mapping) throw new Error('no replay worker with an SQS event source in the template');
+  const share = resources[workerId].Properties!.Environment?.Variables?.RTS_PROJECT_WORKER_SHARE;
   const authorizer = all.find(([, r]) => r.Type === 'AWS::ApiGateway::Authorizer')?.[1];
   const table = all.find(([, r]) => r.Type === 'AWS::DynamoDB::Table')?.[1];
   return {
@@ -132,6 +138,7 @@ export function stackFactsFromTemplate(resources: Record<string, Resource>): Sta
     memoryMb,
     // CloudFormation's default batch size for SQS is 10.
     workerBatchSize: mapping.Properties!.BatchSize ?? 10,
+    workerShare: share === undefined ? 0 : Number(share),
     // API Gateway's default authorizer cache is 300 s.
     authorizerCacheTtlS: authorizer?.Properties?.AuthorizerResultTtlInSeconds ?? 300,
     gsis: (table?.Properties?.GlobalSecondaryIndexes ?? []).map((g: { IndexName: string; Projection?: { ProjectionType?: string } }) => ({

@@ -14,10 +14,11 @@ import { startDemoAgent } from '../../functions/cli/demo-agent/command';
 import { campaignInputSchema, type Campaign } from '../../functions/core/campaigns/schema';
 import type { BusEvent } from '../../functions/core/events';
 import { planAttempts } from '../../functions/core/replay/plan';
+import { releaseShares, takeShares } from '../../functions/core/replay/worker-share';
 import { configureDeps, getDeps } from '../../functions/wiring/deps';
 import { startTestService } from '../helpers/local-service';
 import { api, seedTraces } from './ci';
-import { countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
+import { addRepeated, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls, type CallCounts } from './aws-counter';
 import {
   batchInvocations,
   gbSeconds,
@@ -64,6 +65,11 @@ export interface CostBench {
   apiRequests: Record<string, number>;
   /** Replay worker GB-s if a batch's records ran one after another (the upper bound of the parallel figure). */
   workerGbSecondsSerial: number;
+  /**
+   * The project's worker-share lease each worker invocation takes and frees in AWS (the stack's share; the local queue
+   * takes turns itself and takes none): one take and release counted, then added once per worker invocation.
+   */
+  shareLeases: { slots: number; invocations: number; perInvocation: CallCounts } | null;
   workload: Workload;
   report: CostReport;
 }
@@ -211,6 +217,13 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       return { fn, memoryMb: memoryOf(fn), invocationsMs };
     });
     const workerGbSecondsSerial = gbSeconds(workerBatches('serial'), memoryOf('rts replay worker'));
+    let shareLeases: CostBench['shareLeases'] = null;
+    if (stack.workerShare > 0) {
+      const invocations = workerBatches('parallel').length;
+      const perInvocation = await countShareLeases(svc.projectId, stack.workerShare);
+      addRepeated(dynamo, perInvocation, invocations, 'rts replay worker');
+      shareLeases = { slots: stack.workerShare, invocations, perInvocation };
+    }
 
     const apiRequests: Record<string, number> = {};
     for (const r of requests) apiRequests[routeOf(r.method, r.path)] = (apiRequests[routeOf(r.method, r.path)] ?? 0) + 1;
@@ -252,6 +265,7 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
       agentCalls,
       apiRequests,
       workerGbSecondsSerial,
+      shareLeases,
       workload,
       report: priceWorkload(workload),
     };
@@ -263,6 +277,16 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
     stopCounting();
     resetAwsClients();
   }
+}
+
+/** The store calls of one worker invocation's share lease, taken and freed as the worker does, counted. */
+async function countShareLeases(projectId: string, slots: number): Promise<CallCounts> {
+  takeCounts();
+  const holder = 'cost-bench-invocation';
+  const decision = await takeShares(getDeps(), [{ project_id: projectId, run_id: 'cost-bench' }], { slots, holder, until: Date.now() + 60_000 });
+  if (!decision.granted.has(projectId)) throw new Error('the cost bench could not take a worker-share lease');
+  await releaseShares(getDeps(), decision, holder);
+  return takeCounts();
 }
 
 const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem']);
@@ -306,6 +330,16 @@ export function printCost(r: CostBench): void {
     .map(([fn, c]) => `${fn.replace(/^rts /, '')} ${c.calls} (${num(c.writeUnits)} WRU, ${num(c.readUnits)} RRU)`)
     .join('; ');
   console.log(`DynamoDB calls by function (table units): ${callers}; per trace ${(totalCalls(r.dynamo) / r.traces).toFixed(1)} calls`);
+  if (r.shareLeases) {
+    const one = r.shareLeases.perInvocation;
+    const each = Object.entries(one.calls)
+      .map(([op, n]) => `${n} ${op}`)
+      .join(' + ');
+    console.log(
+      `worker share (${r.shareLeases.slots} invocations a project): each of the ${r.shareLeases.invocations} worker invocations takes and frees a lease, ` +
+        `${each} = ${num(one.writeUnits)} WRU, ${num(one.readUnits)} RRU (counted once, included above)`,
+    );
+  }
   console.log(
     `queue: ${r.queue.sent} sent in ${r.queue.sendCalls} SendMessageBatch, ${r.queue.received} received, ${r.queue.failed} failed, ` +
       `${r.queue.deadLettered} dead-lettered; bus: ${r.bus.published} events (${Object.entries(r.bus.byType)

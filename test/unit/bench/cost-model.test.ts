@@ -152,7 +152,10 @@ describe('stackFactsFromTemplate', () => {
     Properties: { Description, MemorySize, Architectures: ['arm64'] },
   });
   const resources = {
-    Worker: fn('rts replay worker', 1024),
+    Worker: {
+      Type: 'AWS::Lambda::Function',
+      Properties: { Description: 'rts replay worker', MemorySize: 1024, Architectures: ['arm64'], Environment: { Variables: { RTS_PROJECT_WORKER_SHARE: '15' } } },
+    },
     Route: fn('rts GET /v1/ci/batch/{batch_id}', 512),
     Mapping: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { BatchSize: 5, FunctionName: { Ref: 'Worker' } } },
     Other: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { BatchSize: 10, FunctionName: { Ref: 'Route' } } },
@@ -163,15 +166,22 @@ describe('stackFactsFromTemplate', () => {
     },
   };
 
-  it("reads memory per function, the architecture, the worker's batch size, the authorizer cache and the GSIs", () => {
+  it("reads memory per function, the architecture, the worker's batch size and share, the authorizer cache and the GSIs", () => {
     expect(stackFactsFromTemplate(resources)).toEqual({
       architecture: 'arm64',
       memoryMb: { 'rts replay worker': 1024, 'rts GET /v1/ci/batch/{batch_id}': 512 },
       workerBatchSize: 5,
+      workerShare: 15,
       authorizerCacheTtlS: 300,
       gsis: [{ name: 'gsi1', projection: 'ALL' }],
       tableBilling: 'PAY_PER_REQUEST',
     });
+  });
+
+  it('reads no share when the worker has none set', () => {
+    const worker = { ...resources.Worker, Properties: { ...resources.Worker.Properties, Environment: { Variables: {} } } };
+
+    expect(stackFactsFromTemplate({ ...resources, Worker: worker }).workerShare).toBe(0);
   });
 
   it('refuses a template without a replay worker event source', () => {
