@@ -154,7 +154,12 @@ describe('stackFactsFromTemplate', () => {
   const resources = {
     Worker: {
       Type: 'AWS::Lambda::Function',
-      Properties: { Description: 'rts replay worker', MemorySize: 1024, Architectures: ['arm64'], Environment: { Variables: { RTS_PROJECT_WORKER_SHARE: '15' } } },
+      Properties: {
+        Description: 'rts replay worker',
+        MemorySize: 1024,
+        Architectures: ['arm64'],
+        Environment: { Variables: { RTS_PROJECT_WORKER_SHARE: '15' } },
+      },
     },
     Route: fn('rts GET /v1/ci/batch/{batch_id}', 512),
     Mapping: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { BatchSize: 5, FunctionName: { Ref: 'Worker' } } },
