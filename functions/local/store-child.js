@@ -27,23 +27,12 @@ function start(opts) {
   server.listen(opts.port || 0, opts.host || '127.0.0.1', () => process.send?.({ port: server.address().port }));
 }
 
-// The answers given in one turn of the event loop go back in one message, sent once that turn's I/O callbacks have
-// run; answers to a parent already gone are dropped.
-let answers = [];
-function sendAnswers() {
-  const out = answers;
-  answers = [];
-  if (process.connected) process.send(out);
-}
-function reply(a) {
-  if (answers.push(a) === 1) setImmediate(sendAnswers);
-}
-
 // The parent sends the options, then asks to stop, or is gone (its IPC channel closed): either way the store stops with it.
 process.on('message', (m) => {
   if (Array.isArray(m)) {
-    // Calls come only after the store has said it listens.
-    for (const [id, target, body] of m) void answerCall(store, target, body).then((a) => reply([id, a.status, a.body]));
+    // Calls come only after the store has said it listens; an answer to a parent already gone is dropped.
+    const [id, target, body] = m;
+    void answerCall(store, target, body).then((a) => process.connected && process.send([id, a.status, a.body]));
   } else if (m === 'close') stop();
   else if (!server && m && typeof m === 'object') {
     try {

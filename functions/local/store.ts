@@ -97,45 +97,31 @@ async function startChildStore(opts: EmbeddedStoreOptions, secret: string): Prom
 }
 
 /**
- * Calls to the store child over its IPC channel: `[[id, target, body], ...]` out, `[[id, status, body], ...]` back
- * (store-child.js). The calls made in one turn of the event loop go in one message, sent once that turn's I/O
- * callbacks have run: one write to the channel and one wake-up of the child for all of them, where a message per call
- * was a write each (docs/benchmarks.md#the-store-calls-of-one-turn-in-one-message). Calls in flight when the child
- * exits, and calls after, fail with ECONNRESET, which the SDK retries as it would a dropped connection, then reports.
+ * Calls to the store child over its IPC channel: `[id, target, body]` out, `[id, status, body]` back (store-child.js).
+ * Calls in flight when the child exits, and calls after, fail with ECONNRESET, which the SDK retries as it would a
+ * dropped connection, then reports.
  */
-export function childCalls(child: Pick<ChildProcess, 'connected' | 'send' | 'on'>): StoreCall {
+function childCalls(child: ChildProcess): StoreCall {
   const pending = new Map<number, { resolve: (a: { status: number; body: string }) => void; reject: (e: Error) => void }>();
-  let outbox: [number, string, string][] = [];
   let next = 0;
   const gone = () => Object.assign(new Error('the embedded store process is gone'), { code: 'ECONNRESET' });
-  const failAll = () => {
-    for (const waiting of pending.values()) waiting.reject(gone());
-    pending.clear();
-    outbox = [];
-  };
-  const flush = () => {
-    const calls = outbox;
-    outbox = [];
-    if (calls.length === 0) return;
-    if (child.connected) child.send(calls);
-    else failAll();
-  };
   child.on('message', (m: unknown) => {
     if (!Array.isArray(m)) return;
-    for (const [id, status, body] of m as [number, number, string][]) {
-      const waiting = pending.get(id);
-      if (!waiting) continue;
-      pending.delete(id);
-      waiting.resolve({ status, body });
-    }
+    const waiting = pending.get(m[0] as number);
+    if (!waiting) return;
+    pending.delete(m[0] as number);
+    waiting.resolve({ status: m[1] as number, body: m[2] as string });
   });
-  child.on('exit', failAll);
+  child.on('exit', () => {
+    for (const waiting of pending.values()) waiting.reject(gone());
+    pending.clear();
+  });
   return (target, body) =>
     new Promise((resolve, reject) => {
       if (!child.connected) return reject(gone());
       const id = ++next;
       pending.set(id, { resolve, reject });
-      if (outbox.push([id, target, body]) === 1) setImmediate(flush);
+      child.send([id, target, body]);
     });
 }
 

@@ -6,8 +6,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, GetItemComman
 import { resetAwsClients } from '../../../../functions/adapters/aws';
 import { dynamoDocClient } from '../../../../functions/adapters/dynamodb/client';
 import { storeCallHandler, useEmbeddedStoreCalls, type StoreCall } from '../../../../functions/adapters/dynamodb/store-calls';
-import { EventEmitter } from 'node:events';
-import { childCalls, startEmbeddedStore, type EmbeddedStore } from '../../../../functions/local/store';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../../functions/local/store';
 import { storeOverHttp } from '../../../helpers/store-http';
 
 const TABLE = 'store-calls';
@@ -127,80 +126,6 @@ describe('the store child over its IPC channel', () => {
     }
     await expect(child.call('DynamoDB_20120810.GetItem', '{}')).rejects.toMatchObject({ code: 'ECONNRESET' });
   }, 30000);
-});
-
-/** A stand-in for the store child's side of the channel: what the parent sent, message by message. */
-class FakeChild extends EventEmitter {
-  connected = true;
-  sent: unknown[] = [];
-  send(message: unknown): boolean {
-    this.sent.push(message);
-    return true;
-  }
-}
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-describe('the calls to the store child, one message per turn', () => {
-  it('sends the calls of one turn in one message, in order, and gives each call its own answer from batched answers', async () => {
-    const child = new FakeChild();
-    const call = childCalls(child as never);
-    const first = [call('T.GetItem', '{"a":1}'), call('T.PutItem', '{"b":2}'), call('T.Query', '{"c":3}')];
-    expect(child.sent).toEqual([]);
-    await turn();
-    expect(child.sent).toEqual([
-      [
-        [1, 'T.GetItem', '{"a":1}'],
-        [2, 'T.PutItem', '{"b":2}'],
-        [3, 'T.Query', '{"c":3}'],
-      ],
-    ]);
-    // A call of a later turn goes in a message of its own.
-    const later = call('T.DeleteItem', '{"d":4}');
-    await turn();
-    expect(child.sent[1]).toEqual([[4, 'T.DeleteItem', '{"d":4}']]);
-    // Answers come back in any order and grouping; an id nobody waits for (answered already) is ignored.
-    child.emit('message', [
-      [3, 200, '{"three":true}'],
-      [1, 400, '{"one":true}'],
-    ]);
-    child.emit('message', [
-      [1, 200, '{"again":true}'],
-      [4, 200, '{"four":true}'],
-      [2, 500, '{"two":true}'],
-    ]);
-    await expect(Promise.all([...first, later])).resolves.toEqual([
-      { status: 400, body: '{"one":true}' },
-      { status: 500, body: '{"two":true}' },
-      { status: 200, body: '{"three":true}' },
-      { status: 200, body: '{"four":true}' },
-    ]);
-  });
-
-  it('fails the calls sent and those not sent yet as a dropped connection when the child exits', async () => {
-    const child = new FakeChild();
-    const call = childCalls(child as never);
-    const sent = call('T.GetItem', '{}');
-    await turn();
-    const unsent = call('T.PutItem', '{}');
-    child.connected = false;
-    child.emit('exit', 1);
-    await expect(sent).rejects.toMatchObject({ code: 'ECONNRESET' });
-    await expect(unsent).rejects.toMatchObject({ code: 'ECONNRESET' });
-    await turn();
-    // Nothing goes to a child that is gone, now or later.
-    await expect(call('T.GetItem', '{}')).rejects.toMatchObject({ code: 'ECONNRESET' });
-    expect(child.sent).toHaveLength(1);
-  });
-
-  it('fails the calls of a turn whose channel closed before they were sent', async () => {
-    const child = new FakeChild();
-    const call = childCalls(child as never);
-    const waiting = call('T.GetItem', '{}');
-    child.connected = false;
-    await expect(waiting).rejects.toMatchObject({ code: 'ECONNRESET' });
-    expect(child.sent).toEqual([]);
-  });
 });
 
 describe("the local service's client", () => {
