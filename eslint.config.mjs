@@ -39,7 +39,6 @@ export default tseslint.config(
         console: 'readonly',
         Buffer: 'readonly',
         setTimeout: 'readonly',
-        setImmediate: 'readonly',
       },
     },
   },
