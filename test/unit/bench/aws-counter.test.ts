@@ -3,7 +3,7 @@
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { instrumented } from '../../../functions/adapters/aws';
 import { ensureTable, localDynamoClient, startEmbeddedStore, type EmbeddedStore } from '../../../functions/local/store';
-import { attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls } from '../../bench/aws-counter';
+import { addRepeated, attributeCallsTo, countAwsCalls, countIndexWrites, stopCounting, takeCounts, totalCalls } from '../../bench/aws-counter';
 
 const TABLE = 'rts-counter-test';
 let store: EmbeddedStore;
@@ -116,6 +116,26 @@ describe('takeCounts', () => {
     attributeCallsTo(() => undefined);
 
     expect(takeCounts().byCaller).toEqual({ worker: { calls: 1, readUnits: 0, writeUnits: 1 }, other: { calls: 1, readUnits: 0.5, writeUnits: 0 } });
+  });
+
+  it('adds what one operation cost, counted once, as many times as it ran, to the caller it names', async () => {
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'P#3', sk: 'A' } }));
+    const window = takeCounts();
+    await doc.send(
+      new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'L#1' }, ConsistentRead: true }),
+    );
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { pk: 'L#1', sk: 'SLOT#0' } }));
+    await doc.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'L#1', sk: 'SLOT#0' } }));
+    const once = takeCounts();
+
+    addRepeated(window, once, 200, 'rts replay worker');
+
+    expect(window.calls).toEqual({ PutItem: 1 + 200, Query: 200, DeleteItem: 200 });
+    expect(window.unitsByOp).toEqual({ PutItem: 1 + 200, Query: 200, DeleteItem: 200 });
+    expect([window.writeUnits, window.readUnits, window.storeItemWrites]).toEqual([1 + 400, 200, 1 + 400]);
+    expect(window.writesByKind['L/SLOT']).toEqual({ writes: 400, units: 400, indexUnits: 0 });
+    expect(window.byCaller['rts replay worker']).toEqual({ calls: 600, readUnits: 200, writeUnits: 400 });
+    expect(window.byCaller.other).toEqual({ calls: 1, readUnits: 0, writeUnits: 1 });
   });
 
   it('counts nothing once stopped: new clients carry no counter, the store no index hook', async () => {
