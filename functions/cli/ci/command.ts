@@ -12,6 +12,7 @@ import { CliClient, type CiRunReport } from '../client';
 import { batchResult, emptyResult, errorResult, runResult, scenarioOf } from './build';
 import { ciMetadataFromEnv, idempotencyKeyFromEnv } from './env';
 import { checkOutputPath, parseOptions, UsageError, USAGE, type Options } from './options';
+import { nextPollWait, type CheckProgress } from './poll-timing';
 import { writeReports } from './report';
 import { fmtRate, type Baseline, type CiResult } from './result';
 import { jsonText, safeIo } from '../output';
@@ -231,21 +232,6 @@ async function gate(opts: Options, io: CiIo, deadline: number, known: Known): Pr
   }
 }
 
-/** The shortest wait between two status checks, ms. */
-export const MIN_POLL_MS = 250;
-
-/**
- * The wait before the next status check: starting at MIN_POLL_MS (or --poll-interval if shorter) and doubling, and once part of the work is done,
- * the time the rest should take at the pace so far; never longer than --poll-interval. A short batch is seen done
- * within a fraction of a second, a long one is checked every --poll-interval until its end draws near.
- */
-export function nextPollWait(pollMs: number, checks: number, elapsedMs: number, fractionDone: number | null): number {
-  const floor = Math.min(MIN_POLL_MS, pollMs);
-  const backoff = floor * 2 ** Math.min(checks, 20);
-  const eta = fractionDone !== null && fractionDone > 0 && fractionDone < 1 ? (elapsedMs * (1 - fractionDone)) / fractionDone : Infinity;
-  return Math.max(floor, Math.min(pollMs, backoff, eta));
-}
-
 async function poll<T>(
   io: CiIo,
   opts: Options,
@@ -255,17 +241,18 @@ async function poll<T>(
   fractionDone?: (body: T) => number,
 ): Promise<T> {
   const started = Date.now();
-  let fraction: number | null = null;
+  let now: CheckProgress | null = null;
+  let before: CheckProgress | null = null;
   for (let checks = 0; ; checks++) {
     try {
       const body = await beforeDeadline(io, deadline, get);
       if (done(body)) return body;
-      fraction = fractionDone ? fractionDone(body) : null;
+      if (fractionDone) [before, now] = [now, { atMs: Date.now() - started, fraction: fractionDone(body) }];
     } catch (err) {
       if (!transient(err)) throw err;
       io.stderr.write(`rts ci: ${(err as Error).message}; retrying\n`);
     }
-    const wait = Math.min(nextPollWait(opts.pollMs, checks, Date.now() - started, fraction), deadline - Date.now());
+    const wait = Math.min(nextPollWait(opts.pollMs, checks, now, before), deadline - Date.now());
     if (wait <= 0) throw new GateTimeout();
     await sleep(wait);
   }
