@@ -47,7 +47,21 @@ export interface PeerTimes {
   rtsCpu: { service: number; store: number }[] | null;
   /** Answer times of `GET /v1/campaigns/{id}` asked every 100 ms during the warm batch (what a dashboard waits for), ms. */
   rtsApiDuringBatch: ApiTimes | null;
+  /** Where each rts batch's time went (first, then warm). */
+  rtsSpans: RtsSpan[];
   node22: string;
+}
+
+/**
+ * One `rts ci run` split at the batch's stored times: the CLI's start to the batch's `created_at` (its start-up and
+ * the submission's first part), the batch itself (`created_at` to `completed_at`), and `completed_at` to the CLI's
+ * exit (its next status check, the scenario pages, the report). The service's clock and the bench's are the same
+ * machine's; both are wall clock, ms.
+ */
+export interface RtsSpan {
+  startToCreatedMs: number;
+  batchMs: number;
+  completedToExitMs: number;
 }
 
 /** The scratch folder with promptfoo and a Node 22 binary, installed from npm on first use. */
@@ -338,14 +352,21 @@ async function seedRts(svc: RtsService, agentUrl: string, cases: number): Promis
   return campaign.campaign_id as string;
 }
 
-async function timeRtsCi(svc: RtsService, campaignId: string, cases: number): Promise<number> {
+async function timeRtsCi(svc: RtsService, campaignId: string, cases: number): Promise<{ ms: number; span: RtsSpan }> {
+  const startedAt = Date.now();
   const { ms, stdout } = await timed(process.execPath, [join(ROOT, 'bin', 'rts.js'), 'ci', 'run', '--campaign', campaignId, '--json'], {
     env: { ...svc.env, GITHUB_ACTIONS: '', CI: '' },
   });
   const result = JSON.parse(stdout);
   if (result.verdict !== 'pass' || result.pass_rate !== 1 || result.trace_count !== cases || result.scenario_coverage_pct !== 100)
     throw new Error(`rts ci run: ${stdout.slice(0, 500)}`);
-  return ms;
+  const batch = await rtsApi(svc, 'GET', `/v1/ci/batch/${result.ci_batch_id}`);
+  const created = Date.parse(batch.created_at);
+  const completed = Date.parse(batch.completed_at);
+  return {
+    ms,
+    span: { startToCreatedMs: created - startedAt, batchMs: completed - created, completedToExitMs: Math.round(startedAt + ms - completed) },
+  };
 }
 
 export async function benchPeer(cases = 1000): Promise<PeerTimes> {
@@ -392,6 +413,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     let rtsCpu: PeerTimes['rtsCpu'] = null;
     let rtsApiDuringBatch: ApiTimes | null = null;
     const rtsInFlight: InFlight[] = [];
+    const rtsSpans: RtsSpan[] = [];
     try {
       const campaignId = await seedRts(svc, agent.url, cases);
       // The uploads leave work behind (their trace.created events on the bus): the first batch starts on a settled service.
@@ -399,14 +421,18 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       const before = agent.calls();
       const c0 = cpuSeconds(svc.pid);
       end = agent.window();
-      rtsFirstMs = await timeRtsCi(svc, campaignId, cases);
+      const first = await timeRtsCi(svc, campaignId, cases);
       rtsInFlight.push(end());
+      rtsFirstMs = first.ms;
+      rtsSpans.push(first.span);
       await settle(svc.pid);
       const c1 = cpuSeconds(svc.pid);
       end = agent.window();
       const probe = probeRtsApi(svc, `/v1/campaigns/${campaignId}`);
-      rtsSecondMs = await timeRtsCi(svc, campaignId, cases);
+      const warm = await timeRtsCi(svc, campaignId, cases);
       rtsInFlight.push(end());
+      rtsSecondMs = warm.ms;
+      rtsSpans.push(warm.span);
       rtsApiDuringBatch = await probe();
       const c2 = cpuSeconds(svc.pid);
       if (c0 && c1 && c2) {
@@ -434,6 +460,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       rtsMs: rtsSecondMs,
       rtsCpu,
       rtsApiDuringBatch,
+      rtsSpans,
       node22,
     };
   } finally {
@@ -460,6 +487,11 @@ export function printPeer(r: PeerTimes): void {
   const cpu = (i: number) => (r.rtsCpu ? ` (CPU: service ${r.rtsCpu[i].service.toFixed(1)} s, store ${r.rtsCpu[i].store.toFixed(1)} s)` : '');
   console.log(`rts ci run, first batch after start             ${s(r.rtsFirstMs)}${cpu(0)}   ${fl(r.rtsInFlight[0])}`);
   console.log(`rts ci run, next batch (warm)                   ${s(r.rtsSecondMs)}${cpu(1)}   ${fl(r.rtsInFlight[1])}`);
+  r.rtsSpans.forEach((sp, i) =>
+    console.log(
+      `  ${i === 0 ? 'first' : 'warm '}: CLI start to the batch's created_at ${sp.startToCreatedMs} ms, the batch ${s(sp.batchMs)}, completed_at to CLI exit ${sp.completedToExitMs} ms`,
+    ),
+  );
   const a = r.rtsApiDuringBatch;
   if (a)
     console.log(
