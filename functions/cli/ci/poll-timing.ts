@@ -3,6 +3,14 @@
 /** The shortest wait between two status checks, ms. */
 export const MIN_POLL_MS = 250;
 
+/**
+ * The share of the remaining time the next check waits: short of the estimate, so a pace that picks up is not
+ * overshot, and not much shorter, so a steady one costs few more checks (the status of a large batch reads every
+ * finished run's marker). Simulated: 2/3 sees 4 s to 10 min batches done within 0.25 s of their end (and within one
+ * run's share of a 10-minute batch) in 1-3 checks more than waiting the whole estimate; 1/2 took 1-4 more.
+ */
+const SHARE_OF_REST = 2 / 3;
+
 /** What one status check saw: when it was answered (ms after the first check) and the fraction of the work done. */
 export interface CheckProgress {
   atMs: number;
@@ -11,15 +19,15 @@ export interface CheckProgress {
 
 /**
  * The wait before the next status check: starting at MIN_POLL_MS (or --poll-interval if shorter) and doubling while
- * nothing is done; once part of the work is done, half the time the rest should take (remainingMs), so the checks close
- * in on the end instead of overshooting it when the pace picks up; never longer than --poll-interval, never shorter
+ * nothing is done; once part of the work is done, two thirds of the time the rest should take (remainingMs), so the
+ * checks close in on the end instead of overshooting it when the pace picks up; never longer than --poll-interval, never shorter
  * than MIN_POLL_MS. A short batch is seen done within a fraction of a second, a long one is checked every
  * --poll-interval until its end draws near.
  */
 export function nextPollWait(pollMs: number, checks: number, now: CheckProgress | null, before: CheckProgress | null = null): number {
   const floor = Math.min(MIN_POLL_MS, pollMs);
   const backoff = floor * 2 ** Math.min(checks, 20);
-  return Math.max(floor, Math.min(pollMs, backoff, remainingMs(now, before) / 2));
+  return Math.max(floor, Math.min(pollMs, backoff, remainingMs(now, before) * SHARE_OF_REST));
 }
 
 /**

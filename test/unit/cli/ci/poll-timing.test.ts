@@ -9,10 +9,10 @@ describe('rts ci run: time between status checks', () => {
     expect([0, 1, 2].map((checks) => nextPollWait(5000, checks, null))).toEqual([250, 500, 1000]);
   });
 
-  it('waits half the time the rest should take, within 0.25 s and --poll-interval', () => {
+  it('waits two thirds of the time the rest should take, within 0.25 s and --poll-interval', () => {
     // 60 % done in 6 s, no check before: the rest should take 4 s
     expect(remainingMs(at(6000, 0.6), null)).toBeCloseTo(4000, 6);
-    expect(nextPollWait(5000, 10, at(6000, 0.6))).toBeCloseTo(2000, 6);
+    expect(nextPollWait(5000, 10, at(6000, 0.6))).toBeCloseTo(8000 / 3, 6);
     // 99.9 % done: checks every 0.25 s, not faster
     expect(nextPollWait(5000, 10, at(6000, 0.999))).toBe(MIN_POLL_MS);
     // 1 % done in a minute: capped at --poll-interval
@@ -22,7 +22,7 @@ describe('rts ci run: time between status checks', () => {
   it('goes by the pace since the check before when work got done in between, else by the pace since the first check', () => {
     // 20 % at 4 s, 60 % at 6 s: 20 % a second lately, so 2 s for the rest (the pace since the first check says 4 s)
     expect(remainingMs(at(6000, 0.6), at(4000, 0.2))).toBeCloseTo(2000, 6);
-    expect(nextPollWait(5000, 10, at(6000, 0.6), at(4000, 0.2))).toBeCloseTo(1000, 6);
+    expect(nextPollWait(5000, 10, at(6000, 0.6), at(4000, 0.2))).toBeCloseTo(4000 / 3, 6);
     // nothing done between the two: the pace since the first check
     expect(remainingMs(at(6000, 0.6), at(4000, 0.6))).toBeCloseTo(4000, 6);
   });
