@@ -8,7 +8,8 @@
 //   rts       `rts ci run` against `rts serve` (a fresh service process), a campaign without mutations whose
 //             eval-set is the 1,000 traces; the first batch after the start and the next one
 // The agent measures how many calls each contestant keeps in flight (time-weighted mean over its window).
-// promptfoo needs Node 22: both come from npm into a scratch folder (never the project's dependencies).
+// promptfoo needs Node 22: both come from npm into a scratch folder (never the project's dependencies). The floor and
+// rts run on that Node 22 too (one runtime for all, and Lambda's), or on the bench's own Node with PEER_NODE=current.
 import './bench-env';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,8 @@ export interface PeerTimes {
   /** Where each rts batch's time went (first, then warm). */
   rtsSpans: RtsSpan[];
   node22: string;
+  /** The Node version the floor and rts ran on (the same Node 22 as promptfoo unless PEER_NODE=current). */
+  node: string;
 }
 
 /**
@@ -219,11 +222,11 @@ interface RtsService {
 }
 
 /** `rts serve` as a user starts it: its own process, fresh in-memory store. */
-async function startRts(dataDir: string): Promise<RtsService> {
+async function startRts(node: string, dataDir: string): Promise<RtsService> {
   const env: NodeJS.ProcessEnv = { ...process.env, RTS_ACCESS_LOG: 'false' };
   // PEER_PROFILE_DIR=<dir>: CPU profiles of the service process and of its store child (node --cpu-prof), written when they stop.
   const profile = process.env.PEER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'rts.js'), 'serve', '--port', '0', '--in-memory', '--data-dir', dataDir], {
+  const child = spawn(node, [...profile, join(ROOT, 'bin', 'rts.js'), 'serve', '--port', '0', '--in-memory', '--data-dir', dataDir], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -352,9 +355,9 @@ async function seedRts(svc: RtsService, agentUrl: string, cases: number): Promis
   return campaign.campaign_id as string;
 }
 
-async function timeRtsCi(svc: RtsService, campaignId: string, cases: number): Promise<{ ms: number; span: RtsSpan }> {
+async function timeRtsCi(node: string, svc: RtsService, campaignId: string, cases: number): Promise<{ ms: number; span: RtsSpan }> {
   const startedAt = Date.now();
-  const { ms, stdout } = await timed(process.execPath, [join(ROOT, 'bin', 'rts.js'), 'ci', 'run', '--campaign', campaignId, '--json'], {
+  const { ms, stdout } = await timed(node, [join(ROOT, 'bin', 'rts.js'), 'ci', 'run', '--campaign', campaignId, '--json'], {
     env: { ...svc.env, GITHUB_ACTIONS: '', CI: '' },
   });
   const result = JSON.parse(stdout);
@@ -372,13 +375,17 @@ async function timeRtsCi(svc: RtsService, campaignId: string, cases: number): Pr
 export async function benchPeer(cases = 1000): Promise<PeerTimes> {
   const tools = peerTools();
   const node22 = spawnSync(tools.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  // Every contestant on one runtime: the Node 22 promptfoo needs (Lambda's runtime too), or PEER_NODE=current for the
+  // bench's own Node for the floor and rts.
+  const runtime = process.env.PEER_NODE === 'current' ? process.execPath : tools.node;
+  const node = runtime === tools.node ? node22 : process.version;
   const work = mkdtempSync(join(tmpdir(), 'rts-peer-'));
   const agentMs = Number(process.env.PEER_AGENT_MS ?? 50);
   const agent = await startAgent(agentMs);
   try {
     // Floor: the same calls from a bare script.
     let end = agent.window();
-    const floorMs = (await timed(process.execPath, ['-e', FLOOR_SCRIPT, agent.url, String(cases), '16', CHECK])).ms;
+    const floorMs = (await timed(runtime, ['-e', FLOOR_SCRIPT, agent.url, String(cases), '16', CHECK])).ms;
     const floorInFlight = end();
 
     // promptfoo: its own config folder, no cache (every case calls the agent), no telemetry or update check.
@@ -407,7 +414,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     };
 
     // rts: a fresh service; the first batch after the start, then the next.
-    const svc = await startRts(join(work, 'rts-data'));
+    const svc = await startRts(runtime, join(work, 'rts-data'));
     let rtsFirstMs: number;
     let rtsSecondMs: number;
     let rtsCpu: PeerTimes['rtsCpu'] = null;
@@ -421,7 +428,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       const before = agent.calls();
       const c0 = cpuSeconds(svc.pid);
       end = agent.window();
-      const first = await timeRtsCi(svc, campaignId, cases);
+      const first = await timeRtsCi(runtime, svc, campaignId, cases);
       rtsInFlight.push(end());
       rtsFirstMs = first.ms;
       rtsSpans.push(first.span);
@@ -429,7 +436,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       const c1 = cpuSeconds(svc.pid);
       end = agent.window();
       const probe = probeRtsApi(svc, `/v1/campaigns/${campaignId}`);
-      const warm = await timeRtsCi(svc, campaignId, cases);
+      const warm = await timeRtsCi(runtime, svc, campaignId, cases);
       rtsInFlight.push(end());
       rtsSecondMs = warm.ms;
       rtsSpans.push(warm.span);
@@ -462,6 +469,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       rtsApiDuringBatch,
       rtsSpans,
       node22,
+      node,
     };
   } finally {
     await agent.close();
@@ -481,6 +489,7 @@ export function printPeer(r: PeerTimes): void {
   console.log(
     `\n== Time to verdict (W${r.cases}): ${r.cases} single-question cases, one local agent answering in ${r.agentMs} ms (rts vs promptfoo ${PROMPTFOO_VERSION} vs floor) ==`,
   );
+  console.log(`floor and rts on Node ${r.node}, promptfoo on Node ${r.node22}`);
   console.log(`floor (bare script, keep-alive, 16 at a time)   ${s(r.floorMs)}   ${fl(r.floorInFlight)}`);
   for (const p of r.promptfoo)
     console.log(`promptfoo eval --no-write, concurrency ${p.concurrency.padEnd(7)} ${s(p.ms)} (Node ${r.node22})   ${fl(p.inFlight)}`);

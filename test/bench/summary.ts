@@ -38,7 +38,7 @@ export class BenchSummary {
     const pf = r.promptfoo.map((p) => `${p.concurrency} ${s(p.ms)}`).join(', ');
     const g = PEER_GOALS;
     this.add(
-      `W${r.cases}: ${r.cases} single-question cases, agent answering in ${r.agentMs} ms: floor (bare script, 16 at a time)`,
+      `W${r.cases}: ${r.cases} single-question cases, agent answering in ${r.agentMs} ms: floor (bare script, 16 at a time; floor and rts on Node ${r.node})`,
       `${s(r.floorMs)}; in flight ${inFlightText(r.floorInFlight)}`,
     );
     this.add(
