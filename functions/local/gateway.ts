@@ -20,6 +20,7 @@ import {
 } from '../core/errors';
 import { errorResponse } from '../http-chain/route';
 import { logger } from '../wiring/logger';
+import { lingerOnClose } from './linger';
 import { lambdaContext, quietLocalTelemetry } from './queue';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -232,9 +233,13 @@ export function createGateway(opts: GatewayOptions = {}): Server {
       const result = await loadHandler<ProxyHandler>(modulePath)(event, routeContext(route?.handler ?? 'dashboard'));
       send(res, result);
     } catch (err) {
-      // A request refused before its body was read: the connection closes after the answer, so Node does not read the
-      // rest of an upload nobody will use (the sender gets the answer, then the close).
-      if (!req.complete && !req.readableEnded) res.setHeader('Connection', 'close');
+      // A request refused before its body was read: the connection closes after the answer, so Node does not keep
+      // reading an upload nobody will use (the sender gets the answer, then the close). The close lingers until the
+      // sender has it (linger.ts): closed at once, it could reset the connection before the answer is read.
+      if (!req.complete && !req.readableEnded) {
+        res.setHeader('Connection', 'close');
+        lingerOnClose(req.socket);
+      }
       if (err instanceof AppError) sendError(res, err, requestId);
       else {
         logger.error('gateway failure', { error: err as Error, requestId });

@@ -2,6 +2,7 @@
 // without being buffered, measured on `rts serve` running as a process of its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServeProcess } from '../helpers/serve-process';
@@ -34,7 +35,57 @@ function heldUpload(baseUrl: string, body: Buffer, headers: Record<string, strin
   });
 }
 
+/**
+ * Sends the headers of an upload declaring `declared` bytes without credentials, then keeps writing its body for
+ * `writeMs` without reading, as a sender busy sending does; then reads. Resolves to what it read before the connection
+ * ended, and the error that ended it, if any.
+ */
+function busySender(baseUrl: string, declared: number, writeMs: number): Promise<{ answer: string; error: string | null }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = '';
+    let error: string | null = null;
+    socket.pause();
+    socket.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    socket.on('close', () => resolve({ answer, error }));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    socket.write(`POST /v1/traces HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+    const until = Date.now() + writeMs;
+    const pump = () => {
+      if (socket.destroyed) return;
+      if (Date.now() >= until || sent + chunk.length >= declared) {
+        socket.resume();
+        setTimeout(() => socket.destroy(), 2_000);
+        return;
+      }
+      sent += chunk.length;
+      if (socket.write(chunk)) setImmediate(pump);
+      else socket.once('drain', pump);
+    };
+    pump();
+  });
+}
+
 describe('local gateway: uploads without valid credentials', () => {
+  it("keeps a refused upload's connection open until its sender has read the 401, however long it goes on sending", async () => {
+    // Prepare
+    const dataDir = mkdtempSync(join(tmpdir(), 'rts-uploads-'));
+    const served = await startServeProcess(dataDir, ['--in-memory']);
+    try {
+      // Act: senders that write for a while before reading (a closed connection that still receives data is reset,
+      // and a reset connection loses what its sender had not read yet)
+      const results = await Promise.all(Array.from({ length: 4 }, () => busySender(served.url, 5 * MiB, 500)));
+      // Assess
+      for (const r of results) expect(r.answer).toMatch(/^HTTP\/1\.1 401 /);
+    } finally {
+      await served.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('answers 60 concurrent 5 MiB uploads with 401 before their bodies are sent, without buffering them', async () => {
     // Prepare
     const dataDir = mkdtempSync(join(tmpdir(), 'rts-uploads-'));
