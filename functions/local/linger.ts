@@ -17,6 +17,7 @@ export function lingerOnClose(socket: Socket, ms = LINGER_MS): void {
   socket.destroySoon = function lingeringClose(this: Socket) {
     if (this.writable) this.end();
     if (this.destroyed) return;
+    if (this.readableEnded) return void this.destroy();
     const timer = setTimeout(() => this.destroy(), ms);
     timer.unref();
     this.once('close', () => clearTimeout(timer));
