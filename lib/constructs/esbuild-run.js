@@ -1,7 +1,7 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
 // The plugins: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
 // row names before its handler module loads; and the SDK modules no function runs, left out (LEFT_OUT), with the parts of
-// re2js it never reaches (trim-re2js.js).
+// re2js it never reaches (trim-re2js.js), which goes into a file of its own beside the bundles that require it.
 const { readFile } = require('node:fs/promises');
 const path = require('node:path');
 const { withoutUnusedRe2js } = require('./trim-re2js');
@@ -123,9 +123,45 @@ const leftOut = {
   },
 };
 
+/** The file re2js is bundled into, beside each bundle that requires it. */
+const RE2JS_FILE = 're2js.js';
+
+// re2js (~100 KB as bundled, a fifth of the largest function) is required the first time a pattern is compiled
+// (functions/core/replay/pattern.ts), and most campaigns have none: it is not in index.js, whose every byte each cold
+// start compiles, but in re2js.js beside it, bundled (and trimmed) like the rest, which the require loads. A static
+// import of re2js would load it at init: the build fails on one.
+const re2jsBeside = {
+  name: 'rts-re2js-beside',
+  setup(build) {
+    const options = build.initialOptions;
+    const wantsMetafile = options.metafile === true;
+    options.metafile = true;
+    build.onResolve({ filter: /^re2js$/ }, (args) => {
+      if (args.kind !== 'require-call') {
+        return { errors: [{ text: `re2js is imported by ${args.importer}: require it on first use, as functions/core/replay/pattern.ts does` }] };
+      }
+      return { path: `./${RE2JS_FILE}`, external: true };
+    });
+    build.onEnd(async (result) => {
+      if (result.errors.length || options.write === false) return;
+      const root = options.absWorkingDir ?? process.cwd();
+      const dirs = Object.entries(result.metafile.outputs)
+        .filter(([file, output]) => file.endsWith('.js') && output.imports.some((i) => i.external && i.path === `./${RE2JS_FILE}`))
+        .map(([file]) => path.dirname(path.resolve(root, file)));
+      if (!wantsMetafile) delete result.metafile;
+      const { entryPoints: _e, outdir: _d, outfile: _f, stdin: _s, metafile: _m, plugins: _p, ...shared } = options;
+      await Promise.all(
+        [...new Set(dirs)].map((dir) =>
+          esbuild.build({ ...shared, entryPoints: ['re2js'], outfile: path.join(dir, RE2JS_FILE), plugins: [leftOut] }),
+        ),
+      );
+    });
+  },
+};
+
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
-const plugins = [wiredEntries, leftOut];
-module.exports = { plugins, LEFT_OUT };
+const plugins = [wiredEntries, leftOut, re2jsBeside];
+module.exports = { plugins, LEFT_OUT, RE2JS_FILE };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

@@ -1,6 +1,6 @@
 // Bundle benchmark: every Lambda bundled exactly as ServiceFunction bundles it, its size, and its module cold-init time next to a minimal SDK bundle.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +15,8 @@ export interface BundleResult {
   bytes: number | null;
   gzipBytes: number | null;
   mapBytes: number | null;
+  /** Code beside index.js that it requires on first use (re2js.js in the functions that compile patterns), in bytes. */
+  besideBytes: number | null;
   /** Median wall time of `require()` in a fresh node process, without and with --enable-source-maps. */
   initMs: number | null;
   initWithSourceMapsMs: number | null;
@@ -111,6 +113,9 @@ function measure(name: string, outfile: string, baselineFile: string, runs: numb
     bytes: code.length,
     gzipBytes: gzipSync(code).length,
     mapBytes: existsSync(`${outfile}.map`) ? statSync(`${outfile}.map`).size : 0,
+    besideBytes: readdirSync(path.dirname(outfile))
+      .filter((f) => f.endsWith('.js') && f !== path.basename(outfile))
+      .reduce((sum, f) => sum + statSync(path.join(path.dirname(outfile), f)).size, 0),
     initMs: null,
     initWithSourceMapsMs: null,
     initVsBaseline: null,
@@ -133,6 +138,7 @@ const failed = (name: string, note: string): BundleResult => ({
   bytes: null,
   gzipBytes: null,
   mapBytes: null,
+  besideBytes: null,
   initMs: null,
   initWithSourceMapsMs: null,
   initVsBaseline: null,
@@ -167,13 +173,14 @@ const kb = (n: number | null) => (n === null ? '-' : (n / 1024).toFixed(0));
 const ms = (n: number | null) => (n === null ? '-' : n.toFixed(1));
 
 export function formatTable(results: BundleResult[]): string {
-  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'init ms', 'init ms (+maps)', 'x baseline', 'cpu x baseline', 'note']];
+  const rows = [['function', 'KB', 'gzip KB', 'map KB', 'beside KB', 'init ms', 'init ms (+maps)', 'x baseline', 'cpu x baseline', 'note']];
   for (const r of results) {
     rows.push([
       r.name,
       kb(r.bytes),
       kb(r.gzipBytes),
       kb(r.mapBytes),
+      r.besideBytes ? kb(r.besideBytes) : '',
       ms(r.initMs),
       ms(r.initWithSourceMapsMs),
       r.initVsBaseline === null ? '-' : r.initVsBaseline.toFixed(2),

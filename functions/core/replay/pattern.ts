@@ -7,7 +7,16 @@
 // (PATTERN_PROGRAM_MAX instructions, else 422), the text when matching (at most PATTERN_WORK_MAX / program size
 // characters of it, and never more than PATTERN_TEXT_MAX). Its DFA (RE2JS.test) is not used: on patterns whose states
 // it cannot keep, it rebuilds one state per character and costs ten times the simulation.
-import { RE2JS } from 're2js';
+//
+// re2js is loaded the first time a pattern is compiled, not when this module loads: most campaigns have no pattern, and
+// the functions that carry it (the replay worker, the MCP endpoint, the campaign writes) then never load its ~100 KB.
+// The Lambda bundles keep it in a file of its own beside index.js (lib/constructs/esbuild-run.js).
+import type { RE2JS } from 're2js';
+
+let loaded: typeof RE2JS | undefined;
+/** re2js's RE2JS, required on first use (an import would load it with this module). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const re2js = (): typeof RE2JS => (loaded ??= (require('re2js') as typeof import('re2js')).RE2JS);
 
 /** The largest compiled program (re2js instructions) a user pattern may have. */
 export const PATTERN_PROGRAM_MAX = 200;
@@ -28,9 +37,10 @@ const cache = new Map<string, Pattern | null>();
 
 /** Why `source` cannot be used, as a message for the campaign's author, or null when it can. */
 export function patternError(source: string): string | null {
+  const engine = re2js(); // outside the try: a missing engine is not the pattern's fault
   let size: number;
   try {
-    size = RE2JS.compile(source).programSize();
+    size = engine.compile(source).programSize();
   } catch (err) {
     const why = (err as Error).message.replace(/^error parsing regexp: /, '');
     return `pattern is not a valid RE2 regular expression (no backreferences or lookaround): ${why}`;
@@ -53,9 +63,10 @@ export function textLimit(programSize: number): number {
 export function compilePattern(source: string): Pattern | null {
   if (!cache.has(source)) {
     if (cache.size > 10000) cache.clear();
+    const engine = re2js();
     let compiled: Pattern | null = null;
     try {
-      const re = RE2JS.compile(source);
+      const re = engine.compile(source);
       const limit = textLimit(re.programSize());
       if (re.programSize() <= PATTERN_PROGRAM_MAX) {
         const test = (text: string): boolean => {

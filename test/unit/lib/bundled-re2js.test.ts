@@ -1,5 +1,7 @@
 // The bundles carry re2js without the parts functions/core/replay/pattern.ts never reaches (lib/constructs/trim-re2js.js):
-// the pattern module bundled that way answers as the source does, pattern for pattern.
+// the pattern module bundled that way answers as the source does, pattern for pattern. re2js is a file of its own
+// beside the bundle, loaded on the first pattern compiled.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { esbuildOptions } from '../../../lib/constructs/bundling';
 import * as source from '../../../functions/core/replay/pattern';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { plugins } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[] };
+const { plugins, RE2JS_FILE } = require('../../../lib/constructs/esbuild-run.js') as { plugins: import('esbuild').Plugin[]; RE2JS_FILE: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { RE2JS_LEFT_OUT, RE2JS_METHODS_LEFT_OUT, withoutUnusedRe2js } = require('../../../lib/constructs/trim-re2js.js') as {
   RE2JS_LEFT_OUT: string[];
@@ -77,11 +79,40 @@ describe('re2js in the bundles', () => {
       outdir,
       entryPoints: { pattern: 'functions/core/replay/pattern.ts' },
     });
-    code = readFileSync(path.join(outdir, 'pattern.js'), 'utf8');
+    code = readFileSync(path.join(outdir, RE2JS_FILE), 'utf8');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     bundled = require(path.join(outdir, 'pattern.js')) as PatternModule;
   }, 60_000);
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('keeps re2js out of the bundle, in a file beside it that loads on the first pattern compiled', () => {
+    // A fresh process: jest's module registry does not show what Node's require loaded.
+    const probe = `
+      const loaded = () => Object.keys(require.cache).some((f) => f.endsWith(${JSON.stringify(path.sep + RE2JS_FILE)}));
+      const m = require(${JSON.stringify(path.join(outdir, 'pattern.js'))});
+      const atInit = loaded();
+      const error = m.patternError('a+');
+      process.stdout.write(JSON.stringify({ atInit, error, afterCompile: loaded() }));`;
+
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }))).toEqual({
+      atInit: false,
+      error: null,
+      afterCompile: true,
+    });
+    expect(readFileSync(path.join(outdir, 'pattern.js'), 'utf8')).not.toMatch(/class RE2JS|decodeRanges|re2jsUnreached/);
+  });
+
+  it('fails the build on a static import of re2js, which would load it at init', async () => {
+    const result = build({
+      ...esbuildOptions(),
+      logLevel: 'silent',
+      write: false,
+      plugins,
+      stdin: { contents: "import { RE2JS } from 're2js'; export const p = RE2JS.compile('a');", resolveDir: process.cwd(), loader: 'ts' },
+    });
+
+    await expect(result).rejects.toThrow(/require it on first use/);
+  });
 
   it.each(RE2JS_LEFT_OUT)('carries no class %s, a stub where it is referenced', (name) => {
     expect(code).not.toMatch(new RegExp(`var ${name} = class`));

@@ -1,7 +1,6 @@
 // Lambda bundling: each function carries the repositories its code reads and the clients its route row names, and no
 // others, wired before its handler runs.
-import { readFileSync, readdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Metafile } from 'esbuild';
@@ -220,12 +219,15 @@ describe('bundles', () => {
     for (const [, input] of manifests) expect(input.bytesInOutput).toBeLessThan(64);
   });
 
-  it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for)', () => {
+  it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for), in a file beside', () => {
     const importers = Object.entries(metafile.inputs)
-      .filter(([, input]) => input.imports.some((i) => /node_modules\/re2js\//.test(i.path)))
-      .map(([file]) => file);
+      .filter(([, input]) => input.imports.some((i) => /node_modules\/re2js\/|re2js\.js$/.test(i.path)))
+      .map(([file, input]) => [file, input.imports.filter((i) => /re2js/.test(i.path)).map((i) => [i.path, i.kind, i.external])]);
 
-    expect(importers).toEqual(['functions/core/replay/pattern.ts']);
+    expect(importers).toEqual([['functions/core/replay/pattern.ts', [['./re2js.js', 'require-call', true]]]]);
+    expect(Object.keys(metafile.inputs).filter((f) => f.includes('node_modules/re2js/'))).toEqual([]);
+    const beside = (entry: string) => existsSync(path.join(outdir, entry, 're2js.js'));
+    expect(entries.filter((e) => e !== FIXTURE && beside(e))).toEqual(['functions/http/post-campaigns', 'functions/workers/replay-worker']);
   });
 
   it('leave zod and the request schemas to the routes that check requests: the replay worker and get-run carry neither', () => {
