@@ -46,7 +46,9 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  * - the SDK's default credential chain is replaced by the environment provider (functions/adapters/lambda-credentials.ts):
  *   a Lambda's role credentials are always in its environment;
  * - SDK modules and re2js classes no function runs are replaced by stubs that throw if reached (LEFT_OUT and
- *   RE2JS_LEFT_OUT in esbuild-run.js, the stubs in functions/adapters/lambda-stubs.ts).
+ *   RE2JS_LEFT_OUT in esbuild-run.js, the stubs in functions/adapters/lambda-stubs.ts);
+ * - re2js, required on the first pattern compiled, is bundled into re2js.js beside the index.js of the functions that
+ *   require it (re2jsBeside in esbuild-run.js), so their cold starts do not load it.
  */
 export const BUNDLE = {
   target: 'node22',
