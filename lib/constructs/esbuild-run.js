@@ -2,7 +2,7 @@
 // The plugins: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
 // row names before its handler module loads; and the SDK modules no function runs, left out (LEFT_OUT), with the parts of
 // re2js it never reaches (trim-re2js.js), which goes into a file of its own beside the bundles that require it.
-const { readFile } = require('node:fs/promises');
+const { readFile, writeFile } = require('node:fs/promises');
 const path = require('node:path');
 const { withoutUnusedRe2js } = require('./trim-re2js');
 const esbuild = require('esbuild');
@@ -150,10 +150,22 @@ const re2jsBeside = {
         .map(([file]) => path.dirname(path.resolve(root, file)));
       if (!wantsMetafile) delete result.metafile;
       const { entryPoints: _e, outdir: _d, outfile: _f, stdin: _s, metafile: _m, plugins: _p, ...shared } = options;
+      // One build per depth below the root (the source map's paths are relative to the file), written to each dir.
+      const byDepth = new Map();
+      for (const dir of new Set(dirs)) byDepth.set(path.relative(dir, root), [...(byDepth.get(path.relative(dir, root)) ?? []), dir]);
       await Promise.all(
-        [...new Set(dirs)].map((dir) =>
-          esbuild.build({ ...shared, entryPoints: ['re2js'], outfile: path.join(dir, RE2JS_FILE), plugins: [leftOut] }),
-        ),
+        [...byDepth.values()].map(async ([first, ...rest]) => {
+          const { outputFiles } = await esbuild.build({
+            ...shared,
+            entryPoints: ['re2js'],
+            outfile: path.join(first, RE2JS_FILE),
+            plugins: [leftOut],
+            write: false,
+          });
+          for (const dir of [first, ...rest]) {
+            for (const file of outputFiles) await writeFile(path.join(dir, path.basename(file.path)), file.contents);
+          }
+        }),
       );
     });
   },
