@@ -15,6 +15,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The event POST /v1/webhooks/{id}/test sends: not a bus event, so no webhook subscribes to it. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** What a delivery carries: a project event type, or webhook.test. */
+export type DeliveredEventType = EventType | typeof WEBHOOK_TEST_EVENT;
+
 /** What a webhook receives: these four fields and nothing else. */
 export interface EventEnvelope {
   event_type: EventType;

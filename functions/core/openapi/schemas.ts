@@ -30,7 +30,8 @@ import {
   webhookSchema,
   webhookSecretSchema,
 } from '../webhooks/response-schemas';
-import { webhookCreateSchema, webhookPatchSchema, webhookRecoverSchema } from '../webhooks/schema';
+import { webhookCreateSchema, webhookPatchSchema } from '../webhooks/schema';
+import { webhookRecoverSchema } from '../webhooks/recover-schema';
 import { mcpErrorSchema, mcpRequestSchema, mcpResponseSchema } from '../mcp/response-schemas';
 import { classicOf } from './classic';
 import { z } from './zod';

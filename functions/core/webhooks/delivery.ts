@@ -1,9 +1,9 @@
 // Delivers one bus event to every subscribed webhook: the event kept for resend, a dedup claim, the tries, log and status.
-import type { BusEvent } from '../events';
+import type { BusEvent, DeliveredEventType } from '../events';
 import { isoMicros } from '../time';
 import { recipients, subscribesTo } from './matching';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, epochSeconds } from './delivery-policy';
-import type { DeliveredEventType, DeliveryOutcome, WebhookRecord } from './schema';
+import type { DeliveryOutcome, WebhookRecord } from './schema';
 import { bookkeep, recordStatus, runTries, type DeliveryDeps } from './tries';
 import { deliveryBody } from './signing';
 

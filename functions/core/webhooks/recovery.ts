@@ -7,7 +7,8 @@ import type { DeliveryLogRepo, EventPublisher, RateLimitsRepo, WebhooksRepo } fr
 import { takeSends } from './budget';
 import { commandEvent, recoverClaimKey, type RedeliverCommand, type WebhookCommand } from './commands';
 import { DELIVERY_LOG_TTL_S, KEPT_EVENT_TTL_S, MAX_RECOVER_PER_REQUEST, RECOVER_SKEW_MS, RECOVER_WINDOW_MS, epochSeconds } from './delivery-policy';
-import { WEBHOOK_TEST_EVENT, type DeliveredEventType, type WebhookRecord } from './schema';
+import { WEBHOOK_TEST_EVENT, type DeliveredEventType } from '../events';
+import type { WebhookRecord } from './schema';
 import { deliveryBody } from './signing';
 
 export interface WebhookReplayDeps {

@@ -1,9 +1,8 @@
 // Response schemas of the webhook routes (docs/webhooks.md; for the OpenAPI document and tests, never imported
 // by handlers).
-import { EVENT_TYPES } from '../events';
+import { EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../events';
 import { WEBHOOK_ID_PATTERN, count, page, timestamp, uuidOut } from '../openapi/response-blocks';
 import { z } from '../openapi/zod';
-import { WEBHOOK_TEST_EVENT } from './schema';
 
 const webhookId = z.string().regex(WEBHOOK_ID_PATTERN);
 const events = z.array(z.enum([...EVENT_TYPES, '*'])).openapi({ description: 'Subscribed event types, or ["*"] for all.' });

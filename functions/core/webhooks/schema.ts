@@ -1,5 +1,5 @@
 // Request bodies of the webhook routes (docs/webhooks.md#create-and-manage) and the records they become.
-import { EVENT_TYPES, type EventType } from '../events';
+import { EVENT_TYPES, type DeliveredEventType, type EventType } from '../events';
 import { openapi } from '../openapi/meta';
 import * as z from '../openapi/zod-mini';
 
@@ -129,11 +129,6 @@ export interface DeliveryAttempt {
 
 export type DeliveryOutcome = 'succeeded' | 'failed' | 'skipped';
 
-/** The event POST /v1/webhooks/{id}/test sends: not a bus event, so no webhook subscribes to it. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
-/** What a delivery carries: a project event type, or webhook.test. */
-export type DeliveredEventType = EventType | typeof WEBHOOK_TEST_EVENT;
-
 /** One delivery log entry (kept 7 days). Resends and recoveries append their tries to it. */
 export interface DeliveryLogEntry {
   delivery_id: string;
@@ -157,14 +152,3 @@ export interface StoredEvent {
   event_type: DeliveredEventType;
   body: string;
 }
-
-/** Body of POST /v1/webhooks/{id}/recover. The 7-day window is checked against the clock by the service. */
-export const webhookRecoverSchema = openapi(
-  z.object({
-    since: openapi(z.iso.datetime({ offset: true }), {
-      description: 'ISO 8601 timestamp within the last 7 days: failed deliveries created since then are sent again',
-    }),
-  }),
-  { name: 'WebhookRecover' },
-);
-export type WebhookRecoverInput = z.output<typeof webhookRecoverSchema>;
