@@ -1,5 +1,5 @@
-// GET /health: liveness, no credentials.
+// GET /health: liveness, no credentials. It reads nothing of the service's state: its bundle carries no AWS client.
 import { GET_HEALTH } from '../../lib/routes';
-import { route } from '../http-chain/route';
+import { storelessRoute } from '../http-chain/chain';
 
-export const handler = route(GET_HEALTH, async () => ({ status: 200, body: { status: 'ok' } }));
+export const handler = storelessRoute(GET_HEALTH, async () => ({ status: 200, body: { status: 'ok' } }));

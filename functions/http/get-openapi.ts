@@ -1,7 +1,8 @@
 // GET /v1/openapi.json: the OpenAPI 3.1 document (no credentials), with the base URL it was requested at as its server.
+// It reads nothing of the service's state: its bundle carries no AWS client.
 import { GET_OPENAPI } from '../../lib/routes';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { route } from '../http-chain/route';
+import { storelessRoute } from '../http-chain/chain';
 import { servedOpenApiDocument } from '../http-chain/openapi-document';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
@@ -20,7 +21,7 @@ export function requestBaseUrl(event: APIGatewayProxyEvent): string | undefined 
   return `https://${ctx.domainName}${prefix}`;
 }
 
-export const handler = route(GET_OPENAPI, async ({ event }) => ({
+export const handler = storelessRoute(GET_OPENAPI, async ({ event }) => ({
   status: 200,
   body: servedOpenApiDocument(requestBaseUrl(event)),
 }));

@@ -18,7 +18,7 @@ import {
   UnauthorizedError,
   errorBody,
 } from '../core/errors';
-import { errorResponse } from '../http-chain/route';
+import { errorResponse } from '../http-chain/chain';
 import { logger } from '../wiring/logger';
 import { lingerOnClose } from './linger';
 import { lambdaContext, quietLocalTelemetry } from './queue';

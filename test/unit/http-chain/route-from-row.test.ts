@@ -3,7 +3,8 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { GET_RUN } from '../../../lib/routes';
 import { configureDeps, resetDeps } from '../../../functions/wiring/deps';
-import { route, type ChainRow } from '../../../functions/http-chain/route';
+import { route } from '../../../functions/http-chain/route';
+import type { ChainRow } from '../../../functions/http-chain/chain';
 import * as z from '../../../functions/core/openapi/zod-mini';
 
 const PROJECT = '0b9f7a52-8c1e-4d2f-9a3b-5c6d7e8f9a0b';

@@ -104,6 +104,7 @@ describe('bundles', () => {
     ...['functions/http/get-run', 'functions/http/post-webhooks', 'functions/http/post-runs', 'functions/http/post-campaigns'],
     ...['functions/workers/replay-worker', 'functions/http/patch-eval-set', 'functions/http/list-ci-batches', FIXTURE],
     ...['functions/http/post-webhook-resend', 'functions/http/post-webhook-test', 'functions/http/post-webhook-recover'],
+    ...['functions/http/get-health', 'functions/http/get-openapi'],
   ];
   beforeAll(async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'rts-bundling-'));
@@ -272,6 +273,16 @@ describe('bundles', () => {
 
     expect(recover).toContain('functions/core/webhooks/recover-schema.ts');
     expect(recover).not.toContain('functions/core/webhooks/schema.ts');
+  });
+
+  it('give the routes that read nothing of the service state (health, the OpenAPI document) no AWS client and no deps', () => {
+    for (const entry of ['functions/http/get-health', 'functions/http/get-openapi']) {
+      expect([
+        entry,
+        inputsOf(metafile, entry).filter((f) => /node_modules\/(@aws-sdk|@smithy)\/|functions\/(wiring\/deps|adapters\/dynamodb)/.test(f)),
+      ]).toEqual([entry, []]);
+    }
+    expect(inputsOf(metafile, 'functions/http/get-run')).toContain('functions/wiring/deps.ts');
   });
 
   it('give GET /v1/ci/batches its filter, not the CI request schemas', () => {

@@ -24,6 +24,18 @@ jest.mock('../../../functions/http-chain/route', () => {
     },
   };
 });
+// The routes that read nothing of the service's state are built by the chain alone (no body, no deps).
+jest.mock('../../../functions/http-chain/chain', () => {
+  const actual = jest.requireActual('../../../functions/http-chain/chain');
+  return {
+    ...actual,
+    storelessRoute: (row: unknown, fn: unknown) => {
+      const handler = actual.storelessRoute(row, fn);
+      mockBuilt.set(handler, { row });
+      return handler;
+    },
+  };
+});
 
 describe('lib/routes.ts', () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r.handler]))('%s has a handler module exporting handler', (_name, handler) => {
