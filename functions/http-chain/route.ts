@@ -1,7 +1,7 @@
 // The handler of every HTTP route that reads or writes the service's state: the chain (chain.ts: headers, auth context,
 // path ids, body limits, JSON), then zod validation, idempotency and the route function with its deps
 // (docs/api.md#errors).
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 // Types only: routes without a body schema must not bundle zod. Body schemas are zod/mini schemas (functions/core/*/schema.ts).
 import type { ZodMiniType as ZodType } from 'zod/mini';
 import type { output } from 'zod/v4/core';
@@ -12,17 +12,23 @@ import type { Deps, PageRequest } from '../core/ports';
 import { decodeCursor, type CursorDeps } from './cursor';
 import { wiredDeps } from '../wiring/deps';
 import { answerExisting, completedExpiry, inProgressMs, requestFingerprint, storedBody, type IdempotentRequest } from './idempotency';
-import { chain, errorResponse, json, rawBody, respond, type BodyHandling, type ChainRow, type RouteHandler, type RouteResult } from './chain';
+import {
+  chain,
+  errorResponse,
+  json,
+  rawBody,
+  respond,
+  type BodyHandling,
+  type ChainRow,
+  type ReadRequest,
+  type RouteHandler,
+  type RouteResult,
+} from './chain';
 
-export interface RouteContext<B> {
+/** What a route function gets: the request as the chain read it, its body validated, and the deps its row wires. */
+export interface RouteContext<B> extends Omit<ReadRequest, 'body' | 'context'> {
   body: B;
-  params: Record<string, string>;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  projectId: string;
-  requestId: string;
   deps: Deps;
-  event: APIGatewayProxyEvent;
 }
 
 type RouteFn<B> = (ctx: RouteContext<B>) => Promise<RouteResult>;
