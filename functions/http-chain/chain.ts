@@ -97,7 +97,7 @@ export function respond(result: RouteResult): APIGatewayProxyResult {
   return json(result.status, result.body, result.headers);
 }
 
-export function requestIdOf(event: APIGatewayProxyEvent, context?: Context): string {
+function requestIdOf(event: APIGatewayProxyEvent, context?: Context): string {
   return event?.requestContext?.requestId ?? context?.awsRequestId ?? 'unknown';
 }
 
