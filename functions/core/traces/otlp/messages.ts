@@ -1,6 +1,6 @@
 // Chat messages in the JSON shapes both dialects carry: semconv parts, OpenAI, Anthropic content blocks, choices.
 import type { Call, Msg, Role } from './types';
-import { arr, isObj, parseJson, str } from './util';
+import { arr, isObj, parseJson, scalarText, str } from './util';
 
 const ROLE_ALIASES: Record<string, Role> = {
   system: 'system',
@@ -121,6 +121,6 @@ export function textOf(v: unknown): string {
     for (const part of v) readPart(part, texts, [], []);
     return texts.join('\n');
   }
-  if (isObj(v) && (typeof v.text === 'string' || typeof v.content === 'string')) return String(v.text ?? v.content);
+  if (isObj(v) && (typeof v.text === 'string' || typeof v.content === 'string')) return scalarText(v.text ?? v.content);
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

@@ -1,6 +1,6 @@
 // Reading OTLP/JSON (and protobuf exports already turned into the same shape by read-proto.ts) into Span records.
 import type { Attrs, Span } from './types';
-import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP, arr, isObj, str } from './util';
+import { MAX_VALUE_DEPTH, NESTED_TOO_DEEP, arr, isObj, scalarNumber, scalarText, str } from './util';
 
 /** The resource attributes the converter reads; the others are not kept with the spans. */
 const RESOURCE_KEYS = ['service.name', 'service.version'];
@@ -91,14 +91,15 @@ function attrsAt(raw: unknown, depth: number): Attrs {
 function decodeValue(v: unknown, depth: number): unknown {
   if (!isObj(v)) return v;
   if (depth >= MAX_VALUE_DEPTH) return NESTED_TOO_DEEP;
-  if ('stringValue' in v) return typeof v.stringValue === 'string' ? v.stringValue : String(v.stringValue ?? '');
+  // Values of the wrong type are read without running any of their code (scalarText, scalarNumber): an export is data.
+  if ('stringValue' in v) return scalarText(v.stringValue);
   if ('boolValue' in v) return v.boolValue === true || v.boolValue === 'true';
   if ('intValue' in v) {
     // int64 arrives as a JSON string; keep the string when a number would lose precision.
-    const n = Number(v.intValue);
-    return Number.isSafeInteger(n) ? n : String(v.intValue);
+    const n = scalarNumber(v.intValue);
+    return Number.isSafeInteger(n) ? n : scalarText(v.intValue);
   }
-  if ('doubleValue' in v) return Number(v.doubleValue);
+  if ('doubleValue' in v) return scalarNumber(v.doubleValue);
   if ('arrayValue' in v) return arr(isObj(v.arrayValue) ? v.arrayValue.values : undefined).map((x) => decodeValue(x, depth + 1));
   if ('kvlistValue' in v) return attrsAt(isObj(v.kvlistValue) ? v.kvlistValue.values : undefined, depth + 1);
   if ('bytesValue' in v) return str(v.bytesValue);

@@ -30,6 +30,27 @@ export function storableDoubles(body: unknown): void {
   }
 }
 
+/**
+ * A value as text without running any of its code: a string as it is, a number or boolean as String() gives it, null
+ * and undefined as '', an object or array as its JSON. (String() of a parsed object calls its `toString`, which the
+ * JSON may have replaced by a non-function: that throws.)
+ */
+export function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v === null || v === undefined) return '';
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** A value as a number without running any of its code: Number() of a string, number, boolean or null, else NaN. */
+export function scalarNumber(v: unknown): number {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null ? Number(v) : NaN;
+}
+
 export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

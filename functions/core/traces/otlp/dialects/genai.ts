@@ -1,7 +1,7 @@
 // The OpenTelemetry GenAI semantic conventions (and OpenLLMetry's older encodings of them): span kinds and messages.
 import { fromJsonMessage, jsonMessages, roleOf } from '../messages';
 import type { Attrs, Msg, Role, Span, SpanEvent } from '../types';
-import { groupIndexed, isObj, parseJson, str } from '../util';
+import { groupIndexed, isObj, parseJson, scalarNumber, str } from '../util';
 
 const LLM_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 const INPUT_EVENTS: Record<string, Role> = {
@@ -112,7 +112,7 @@ function eventMessages(span: Span, side: 'input' | 'output'): Msg[] {
     } else if (side === 'output' && e.name === 'gen_ai.choice') {
       const body = eventBody(e);
       // Only choice 0: the others are alternatives the agent did not act on.
-      if (isObj(body) && body.index !== undefined && Number(body.index) !== 0) continue;
+      if (isObj(body) && body.index !== undefined && scalarNumber(body.index) !== 0) continue;
       msgs.push(...fromJsonMessage(isObj(body) && isObj(body.message) ? body.message : body, 'assistant'));
     } else if (side === 'input' && e.name === 'gen_ai.content.prompt') {
       msgs.push(...jsonMessages(e.attrs['gen_ai.prompt'], 'user'));
