@@ -10,6 +10,7 @@ import { systemClock } from '../../functions/core/time';
 import { getDeps } from '../../functions/wiring/deps';
 import { routes, type RouteRow } from '../../lib/routes';
 import { recordedCampaign, sampleTrace } from './fixtures';
+import { ownDataStrings } from './fuzz-own-data';
 import {
   apiVocabulary,
   applyMutation,
@@ -317,13 +318,17 @@ export class FuzzWorld {
     const foreignIds = [...new Set([this.foreign.projectId, ...Object.values(this.foreign.ids).flat()])];
     const requestText = (r: FuzzRequest) =>
       `${r.path}\n${safeDecode(r.path)}\n${Object.values(r.headers).join('\n')}\n${bodyText(r.body)}`.toLowerCase();
-    // First what the own project may now legitimately hold (it wrote the id, say a trace_id of its own choosing, and
-    // the service accepted it as its own), so that a listing answered in the same batch can show it.
+    // First what the own project may now legitimately hold, so that a listing answered later can show it: an id it
+    // wrote and the service accepted as its own (say a trace_id of its own choosing, echoed back), or one it wrote into
+    // its own data (a metadata key, a name: stored, though the answer need not echo it), never one it referred to.
     for (const o of outcomes) {
       if (o.status < 200 || o.status > 299 || o.request.method === 'GET') continue;
       const sent = requestText(o.request);
       const got = o.text.toLowerCase();
-      for (const id of foreignIds) if (sent.includes(id) && got.includes(id)) this.adopted.add(id);
+      const ownData = o.request.authorized ? ownDataStrings(bodyText(o.request.body)) : [];
+      for (const id of foreignIds) {
+        if ((sent.includes(id) && got.includes(id)) || ownData.some((s) => s.includes(id))) this.adopted.add(id);
+      }
     }
     const lines: string[] = [];
     for (const o of outcomes) {

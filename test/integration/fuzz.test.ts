@@ -118,4 +118,19 @@ describe('the checks', () => {
     echoed.text = errorBody(`,"details":[{"path":"run_id","message":"${id}"}]`);
     expect(world.problems([echoed])).toEqual([]);
   });
+
+  it('take an id the own project wrote into its own data as its own, never one it referred to', () => {
+    // Runs last: what a check adopts stays adopted for the world's later batches.
+    const [written] = world.foreign.ids.campaign_id;
+    const [referred] = world.foreign.ids.trace_id;
+    const write = (body: unknown): FuzzOutcome => ({
+      ...outcome(201, '{"trace_id":"00000000-0000-4000-8000-000000000000"}'),
+      request: { route: routes[0], method: 'POST', path: '/v1/traces', headers: {}, body: JSON.stringify(body), authorized: true },
+    });
+    const listing = (id: string) => outcome(200, JSON.stringify({ items: [{ metadata: { [id]: 1 }, trace_id: id }] }));
+
+    expect(world.problems([write({ metadata: { [written]: { a: 1 } } }), write({ trace_id: referred })])).toEqual([]);
+    expect(world.problems([listing(written)])).toEqual([]);
+    expect(world.problems([listing(referred)])[0]).toMatch(/leaks the other project's id/);
+  });
 });
