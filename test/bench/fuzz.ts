@@ -1,7 +1,8 @@
 // Fuzz bench: the properties of test/integration/fuzz.test.ts with many more cases (RTS_FUZZ_RUNS per property,
 // default 600; RTS_FUZZ_SEED; RTS_FUZZ_ONLY), counting instead of stopping: inputs, responses by status class, 5xx, time.
 import * as fc from 'fast-check';
-import { FuzzWorld, PROPERTIES, fuzzSettings, runsOf, tryInput, type FuzzOutcome } from '../helpers/fuzz-harness';
+import { FuzzWorld, fuzzSettings, runsOf, tryInput, type FuzzOutcome } from '../helpers/fuzz-harness';
+import { PROPERTIES } from '../helpers/fuzz-properties';
 import { startTestService } from '../helpers/local-service';
 
 export interface FuzzPropertyFigures {

@@ -7,7 +7,8 @@ import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { getDeps } from '../../functions/wiring/deps';
 import { headerValue } from '../helpers/fuzz-arbitraries';
-import { errorShapeProblems, fuzzSettings } from '../helpers/fuzz-harness';
+import { fuzzSettings } from '../helpers/fuzz-harness';
+import { errorShapeProblems } from '../helpers/fuzz-checks';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/local-service';
 

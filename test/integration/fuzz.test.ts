@@ -3,21 +3,16 @@
 // "random") change the cases per property and the seed, RTS_FUZZ_OVERSIZE=0 leaves out request lines and headers
 // over Node's 16 KiB limit; `npm run bench -- fuzz` runs thousands.
 import * as fc from 'fast-check';
+import { FuzzWorld, fuzzSettings, runsOf, tryInput, type FuzzOutcome, type FuzzProperty } from '../helpers/fuzz-harness';
 import {
-  FuzzWorld,
   PROPERTIES,
   arbitraryBodies,
   concurrentCopies,
   foreignIds,
-  fuzzSettings,
   oddHeaders,
   oddPathsAndQueries,
-  runsOf,
-  tryInput,
   validBodyMutations,
-  type FuzzOutcome,
-  type FuzzProperty,
-} from '../helpers/fuzz-harness';
+} from '../helpers/fuzz-properties';
 import { startTestService, type TestService } from '../helpers/local-service';
 import { routes } from '../../lib/routes';
 
