@@ -4,18 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import * as fc from 'fast-check';
 import { routes } from '../../lib/routes';
-import {
-  applyMutation,
-  bodyMutation,
-  contentType,
-  credentialValue,
-  headerValue,
-  idempotencyKey,
-  pathSegment,
-  queryString,
-  rawBody,
-  type BodyMutation,
-} from './fuzz-arbitraries';
+import { applyMutation, bodyMutation, rawBody, type BodyMutation } from './fuzz-arbitraries';
+import { contentType, credentialValue, headerValue, idempotencyKey, pathSegment, queryString } from './fuzz-request-arbitraries';
 import { bodyRoutes, paramNames, routeName, type FuzzOutcome, type FuzzProperty } from './fuzz-harness';
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8'];

@@ -6,7 +6,7 @@ import * as fc from 'fast-check';
 import { createProject } from '../../functions/core/auth';
 import { systemClock } from '../../functions/core/time';
 import { getDeps } from '../../functions/wiring/deps';
-import { headerValue } from '../helpers/fuzz-arbitraries';
+import { headerValue } from '../helpers/fuzz-request-arbitraries';
 import { fuzzSettings } from '../helpers/fuzz-harness';
 import { errorShapeProblems } from '../helpers/fuzz-checks';
 import { recordedCampaign, sampleTrace, uuid } from '../helpers/fixtures';
