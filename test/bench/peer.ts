@@ -10,18 +10,20 @@
 // The agent measures how many calls each contestant keeps in flight (time-weighted mean over its window).
 // promptfoo needs Node 22: both come from npm into a scratch folder (never the project's dependencies). The floor and
 // rts run on that Node 22 too (one runtime for all, and Lambda's), or on the bench's own Node with PEER_NODE=current.
+// The rts contestant (its service, seeding, one timed `rts ci run`) is in peer-rts.ts, what the contestants share in
+// peer-common.ts.
 import './bench-env';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHECK, question, timed } from './peer-common';
+import { cpuSeconds, probeRtsApi, seedRts, settle, startRts, timeRtsCi, type ApiTimes, type RtsSpan } from './peer-rts';
 
-const ROOT = join(__dirname, '..', '..');
 export const PROMPTFOO_VERSION = '0.123.1';
 const NODE22 = 'node@22';
-const CHECK = 'rts-peer-ok';
 
 /** How many agent calls a contestant kept in flight: the time-weighted mean over its window, and the most at once. */
 export interface InFlight {
@@ -53,18 +55,6 @@ export interface PeerTimes {
   node22: string;
   /** The Node version the floor and rts ran on (the same Node 22 as promptfoo unless PEER_NODE=current). */
   node: string;
-}
-
-/**
- * One `rts ci run` split at the batch's stored times: the CLI's start to the batch's `created_at` (its start-up and
- * the submission's first part), the batch itself (`created_at` to `completed_at`), and `completed_at` to the CLI's
- * exit (its next status check, the scenario pages, the report). The service's clock and the bench's are the same
- * machine's; both are wall clock, ms.
- */
-export interface RtsSpan {
-  startToCreatedMs: number;
-  batchMs: number;
-  completedToExitMs: number;
 }
 
 /** The scratch folder with promptfoo and a Node 22 binary, installed from npm on first use. */
@@ -155,26 +145,6 @@ async function startAgent(latencyMs: number): Promise<Agent> {
   };
 }
 
-const question = (i: number) => `What is ${i} plus ${i}? (case ${i})`;
-
-/** Spawns a process and times it from spawn to exit; rejects on a non-zero exit. */
-function timed(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code === 0) resolve({ ms, stdout });
-      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`));
-    });
-  });
-}
-
 const FLOOR_SCRIPT = `
 const http = require('node:http');
 const [url, n, conc, check] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3]), process.argv[4]];
@@ -212,164 +182,6 @@ function promptfooConfig(agentUrl: string, cases: number): string {
     ...tests,
     '',
   ].join('\n');
-}
-
-interface RtsService {
-  pid: number;
-  url: string;
-  env: NodeJS.ProcessEnv;
-  stop: () => Promise<void>;
-}
-
-/** `rts serve` as a user starts it: its own process, fresh in-memory store. */
-async function startRts(node: string, dataDir: string): Promise<RtsService> {
-  const env: NodeJS.ProcessEnv = { ...process.env, RTS_ACCESS_LOG: 'false' };
-  // PEER_PROFILE_DIR=<dir>: CPU profiles of the service process and of its store child (node --cpu-prof), written when they stop.
-  const profile = process.env.PEER_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE_DIR}`] : [];
-  const child = spawn(node, [...profile, join(ROOT, 'bin', 'rts.js'), 'serve', '--port', '0', '--in-memory', '--data-dir', dataDir], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // The banner names the URL, the project id and the API key.
-  const [url, projectId, apiKey] = await new Promise<string[]>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /base URL\s+(\S+)\s+project id\s+(\S+)\s+API key\s+(\S+)/.exec(out);
-      if (m) resolve(m.slice(1, 4));
-    });
-    child.once('exit', (code) => reject(new Error(`rts serve exited ${code}: ${out}`)));
-  });
-  child.stdout.resume();
-  return {
-    pid: child.pid!,
-    url,
-    env: { ...env, RTS_API_URL: url, RTS_API_KEY: apiKey, RTS_PROJECT_ID: projectId },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGINT');
-      }),
-  };
-}
-
-/** CPU seconds (user + system) used so far by a process and by each of its children, from /proc (Linux); null elsewhere. */
-export function cpuSeconds(pid: number): { self: number; children: number } | null {
-  const read = (p: number | string) => {
-    const f = readFileSync(`/proc/${p}/stat`, 'utf8');
-    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
-  };
-  if (!existsSync(`/proc/${pid}/stat`)) return null;
-  let children = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const st = read(entry);
-      if (st.ppid === pid) children += st.cpu;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return { self: read(pid).cpu, children };
-}
-
-/** Waits until the service and its store used under 5 % of a core over half a second (at most 30 s; no-op off Linux). */
-async function settle(pid: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let last = cpuSeconds(pid);
-  while (last && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = cpuSeconds(pid);
-    if (!now) return;
-    const used = now.self + now.children - last.self - last.children;
-    last = now;
-    if (used < 0.025) return;
-  }
-}
-
-interface ApiTimes {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-/** Asks `path` every 100 ms, one request at a time, until the function returned is called: the answer times. */
-function probeRtsApi(svc: RtsService, path: string): () => Promise<ApiTimes> {
-  const times: number[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const t0 = performance.now();
-      await rtsApi(svc, 'GET', path);
-      times.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
-    const sorted = [...times].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-    return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-  };
-}
-
-async function rtsApi(svc: RtsService, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-  const res = await fetch(`${svc.url}${path}`, {
-    method,
-    headers: { 'x-api-key': svc.env.RTS_API_KEY!, 'x-project-id': svc.env.RTS_PROJECT_ID!, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-/** The same 1,000 cases as rts traces (one question, the recorded answer), a campaign without mutations over them. */
-async function seedRts(svc: RtsService, agentUrl: string, cases: number): Promise<string> {
-  const ids: string[] = [];
-  for (let i = 0; i < cases; i += 16) {
-    const chunk = Array.from({ length: Math.min(16, cases - i) }, (_, j) => i + j);
-    const made = await Promise.all(
-      chunk.map((k) =>
-        rtsApi(svc, 'POST', '/v1/traces', {
-          name: `case ${k}`,
-          steps: [
-            { role: 'user', content: question(k) },
-            { role: 'assistant', content: `You asked "${question(k)}". ${CHECK}` },
-          ],
-        }),
-      ),
-    );
-    ids.push(...made.map((t) => t.trace_id as string));
-  }
-  const campaign = await rtsApi(svc, 'POST', '/v1/campaigns', {
-    name: 'peer bench',
-    target: { type: 'http', url: agentUrl },
-    success_criteria: [{ type: 'output_contains', value: CHECK }],
-  });
-  await rtsApi(svc, 'PATCH', `/v1/campaigns/${campaign.campaign_id}/eval-set`, { add_trace_ids: ids });
-  return campaign.campaign_id as string;
-}
-
-async function timeRtsCi(node: string, svc: RtsService, campaignId: string, cases: number): Promise<{ ms: number; span: RtsSpan }> {
-  const startedAt = Date.now();
-  const { ms, stdout } = await timed(node, [join(ROOT, 'bin', 'rts.js'), 'ci', 'run', '--campaign', campaignId, '--json'], {
-    env: { ...svc.env, GITHUB_ACTIONS: '', CI: '' },
-  });
-  const result = JSON.parse(stdout);
-  if (result.verdict !== 'pass' || result.pass_rate !== 1 || result.trace_count !== cases || result.scenario_coverage_pct !== 100)
-    throw new Error(`rts ci run: ${stdout.slice(0, 500)}`);
-  const batch = await rtsApi(svc, 'GET', `/v1/ci/batch/${result.ci_batch_id}`);
-  const created = Date.parse(batch.created_at);
-  const completed = Date.parse(batch.completed_at);
-  return {
-    ms,
-    span: { startToCreatedMs: created - startedAt, batchMs: completed - created, completedToExitMs: Math.round(startedAt + ms - completed) },
-  };
 }
 
 export async function benchPeer(cases = 1000): Promise<PeerTimes> {
