@@ -119,10 +119,13 @@ export interface RunsRepo {
   createMany(runs: Run[]): Promise<void>;
   get(projectId: string, runId: string): Promise<Run | null>;
   list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>>;
-  /** Conditional update: applies `patch` only when the current status is one of `from`. Returns the new run or null. */
+  /**
+   * Conditional update: applies `patch` only when the current status is one of `from`. Returns the new run or null.
+   * An ended run (completed, failed) is never moved back to an active status: such a call throws.
+   */
   transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null>;
-  /** Unconditional field update (summary progress, flags). */
-  update(projectId: string, runId: string, patch: Partial<Run>): Promise<void>;
+  /** Unconditional field update (a CI run's published decision); the status moves by `transition` only. */
+  update(projectId: string, runId: string, patch: Partial<Omit<Run, 'status'>>): Promise<void>;
   /**
    * Records that the run's completion (run.completed, and a CI run's hook before it) has been handed to the bus. Kept
    * apart from the run, whose every write a store may bill at the finished run's whole size.

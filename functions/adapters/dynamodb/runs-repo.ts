@@ -6,27 +6,11 @@ import type { PageRequest, ReplayMessage, RunFilter, RunsRepo, StorePage } from 
 import { keys, stripKeys } from './keys';
 import { Lru } from './lru';
 import { decodeAttempt, storedAttemptAttributes } from './attempt-item';
+import { decodeRun, runItem, runUpdate } from './run-item';
 import { batchWrite, getItem, putIf, putNew, putRequest, queryAll, queryListing, queryPage, scanAll, updateExisting } from './table';
 
 /** Scores of terminal runs (immutable), without transcripts. */
 const finalScores = new Lru<AttemptRecord[]>(500);
-
-function runItem(run: Run) {
-  return { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run };
-}
-
-function buildUpdate(patch: Record<string, unknown>) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  Object.entries(patch).forEach(([k, v], i) => {
-    if (v === undefined) return;
-    names[`#f${i}`] = k;
-    values[`:v${i}`] = v;
-    sets.push(`#f${i} = :v${i}`);
-  });
-  return { expr: `SET ${sets.join(', ')}`, names, values };
-}
 
 /** BatchWriteItem calls in flight while a batch's runs are stored (1,000 runs: 40 calls of 25). */
 const RUN_CHUNKS_IN_FLIGHT = 4;
@@ -36,7 +20,10 @@ export class DynamoRunsRepo implements RunsRepo {
     const stored = await putNew(
       runItem(run),
       // A fresh id: the item under it is this call's own write when the put's answer was lost.
-      (item) => item.created_at === run.created_at && item.trace_id === run.trace_id && item.campaign_id === run.campaign_id,
+      (item) => {
+        const stored = decodeRun(item);
+        return stored.created_at === run.created_at && stored.trace_id === run.trace_id && stored.campaign_id === run.campaign_id;
+      },
     );
     if (!stored) throw new Error(`run ${run.run_id} already exists`);
   }
@@ -51,16 +38,21 @@ export class DynamoRunsRepo implements RunsRepo {
 
   async get(projectId: string, runId: string): Promise<Run | null> {
     const item = await getItem(keys.run(projectId, runId), true);
-    return item ? stripKeys<Run>(item) : null;
+    return item ? decodeRun(item) : null;
   }
 
   async list(projectId: string, filter: RunFilter, page: PageRequest): Promise<StorePage<Run>> {
     const res = await queryListing(keys.runListPk(projectId), page, { ...filter });
-    return { items: res.items.map((i) => stripKeys<Run>(i)), last: res.last };
+    return { items: res.items.map((i) => decodeRun(i)), last: res.last };
   }
 
   async transition(projectId: string, runId: string, from: RunStatus[], patch: Partial<Run>): Promise<Run | null> {
-    const u = buildUpdate(patch as Record<string, unknown>);
+    // Ending the run: the only write that moves it from an active status to an ended one, so made once per run (an
+    // ended run is never moved back), which the compressed result relies on (run-item.ts).
+    const active = (s: RunStatus | undefined) => s === 'queued' || s === 'running';
+    if (active(patch.status) && !from.every((s) => active(s))) throw new Error(`run ${runId}: an ended run is not moved back to ${patch.status}`);
+    const ending = patch.status !== undefined && !active(patch.status) && from.every((s) => active(s));
+    const u = runUpdate(patch, ending);
     const fromValues = Object.fromEntries(from.map((s, i) => [`:from${i}`, s]));
     const updated = await updateExisting({
       Key: keys.run(projectId, runId),
@@ -69,17 +61,17 @@ export class DynamoRunsRepo implements RunsRepo {
       ExpressionAttributeNames: { ...u.names, '#status': 'status' },
       ExpressionAttributeValues: { ...u.values, ...fromValues },
     });
-    return updated && stripKeys<Run>(updated);
+    return updated && decodeRun(updated);
   }
 
-  async update(projectId: string, runId: string, patch: Partial<Run>): Promise<void> {
-    const u = buildUpdate(patch as Record<string, unknown>);
+  async update(projectId: string, runId: string, patch: Partial<Omit<Run, 'status'>>): Promise<void> {
+    const u = runUpdate(patch);
     if (Object.keys(u.names).length === 0) return;
     const updated = await updateExisting({
       Key: keys.run(projectId, runId),
       UpdateExpression: u.expr,
       ExpressionAttributeNames: u.names,
-      ExpressionAttributeValues: u.values,
+      ...(Object.keys(u.values).length ? { ExpressionAttributeValues: u.values } : {}),
       ReturnValues: 'NONE',
     });
     if (!updated) throw new Error(`run ${runId} does not exist`);
@@ -206,13 +198,15 @@ export class DynamoRunsRepo implements RunsRepo {
       FilterExpression: 'entity IN (:run, :published)',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':run': 'run', ':published': 'run_published' },
-      ProjectionExpression: 'entity, project_id, run_id, #s, completion_published',
+      // The ids are the key's (a run's META item no longer holds them as attributes).
+      ProjectionExpression: 'pk, entity, #s, completion_published',
     });
-    const published = new Set(
-      items.filter((i) => i.entity === 'run_published' || i.completion_published === true).map((i) => `${i.project_id}/${i.run_id}`),
-    );
+    const published = new Set(items.filter((i) => i.entity === 'run_published' || i.completion_published === true).map((i) => i.pk));
     return items
-      .filter((i) => i.entity === 'run' && (i.status === 'queued' || i.status === 'running' || !published.has(`${i.project_id}/${i.run_id}`)))
-      .map((i) => ({ project_id: String(i.project_id), run_id: String(i.run_id) }));
+      .filter((i) => i.entity === 'run' && (i.status === 'queued' || i.status === 'running' || !published.has(i.pk)))
+      .map((i) => {
+        const [, projectId, runId] = String(i.pk).split('#');
+        return { project_id: projectId, run_id: runId };
+      });
   }
 }

@@ -7,6 +7,7 @@ import { deleteItem, getItem, putNew } from '../../../../functions/adapters/dyna
 import type { BatchAggregate, BatchMarker, CiBatch } from '../../../../functions/core/ci/types';
 import { EMPTY_SUMMARY } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
+import { itemBytes } from '../../../helpers/item-bytes';
 
 let table: TestTable;
 
@@ -175,14 +176,6 @@ describe('DynamoBatchesRepo completion markers', () => {
     expect(await repo.putMarker(b.project_id, b.ci_batch_id, marker)).toBe(false);
   });
 });
-
-/** An item's size as DynamoDB bills it (attribute names and values). */
-function itemBytes(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce(
-    (s, [k, v]) => s + Buffer.byteLength(k) + (v instanceof Uint8Array ? v.length : typeof v === 'string' ? Buffer.byteLength(v) : 8),
-    0,
-  );
-}
 
 describe('DynamoBatchesRepo.bumpDoneHint', () => {
   it('adds one per call, atomically: 10 concurrent bumps answer 1 to 10, each with trace_count', async () => {

@@ -10,6 +10,7 @@ import { legacyAttemptAttributes } from '../../../../functions/adapters/dynamodb
 import { eventIds } from '../../../../functions/core/ids';
 import type { AttemptRecord } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
+import { itemBytes } from '../../../helpers/item-bytes';
 
 let table: TestTable;
 
@@ -258,14 +259,6 @@ function engineAttempt(runId: string): AttemptRecord {
       },
     ],
   } as AttemptRecord;
-}
-
-/** An item's size as DynamoDB bills it (attribute names and values; numbers counted high). */
-function itemBytes(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce(
-    (s, [k, v]) => s + Buffer.byteLength(k) + (v instanceof Uint8Array ? v.length : typeof v === 'string' ? Buffer.byteLength(v) : 8),
-    0,
-  );
 }
 
 /** The same attempt stored today under another project, read back: the answer's JSON text must not depend on the format. */
