@@ -16,8 +16,11 @@ const ROOT = resolve(__dirname, '..', '..');
 /** amplify-dynamodb-simulator 2.9.30 carries DynamoDB Local 1.25.1. */
 const SIMULATOR_VERSION = process.env.RTS_PARITY_SIMULATOR_VERSION ?? '2.9.30';
 const CACHE = resolve(process.env.RTS_PARITY_CACHE ?? join(ROOT, 'node_modules', '.cache', 'rts-dynamodb-local'));
-/** The suites that start a store: the service in-process (startTestService) or a bare table (startDynalite). */
-const DEFAULT_SUITES = ['test/integration', 'test/browser/dashboard.test.ts'];
+/**
+ * The suites that start a store: the service in-process (startTestService) or a bare table (startDynalite), and the
+ * repositories' own tests, which hold each item format against the store.
+ */
+const DEFAULT_SUITES = ['test/integration', 'test/browser/dashboard.test.ts', 'test/unit/adapters/dynamodb'];
 const JAVA = process.env.JAVA ?? (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
 
 function log(msg: string): void {

@@ -11,6 +11,7 @@ import { eventIds } from '../../../../functions/core/ids';
 import type { AttemptRecord } from '../../../../functions/core/runs/types';
 import { startDynalite, type TestTable } from '../../../helpers/dynalite';
 import { itemBytes } from '../../../helpers/item-bytes';
+import { listedAttempt } from '../../../../functions/core/runs/attempt-view';
 
 let table: TestTable;
 
@@ -97,7 +98,8 @@ describe('attempt items', () => {
     const read = await repo.getAttempt(pid, a.run_id, 1);
     // Assess
     expect(read).toEqual(a);
-    expect(JSON.stringify(read)).toBe(JSON.stringify(await storedNow(repo, a)));
+    // What the API serves: its view fixes the order of the fields (DynamoDB keeps no order of an item's attributes).
+    expect(JSON.stringify(listedAttempt(read!, a.run_id))).toBe(JSON.stringify(listedAttempt((await storedNow(repo, a))!, a.run_id)));
   });
 
   it('keep a transcript over the bound before compression that compresses within it, and drop one that does not', async () => {
@@ -144,7 +146,7 @@ describe('attempt items with the preset dictionary', () => {
     const before = await repo.getAttempt(pid, a.run_id, 2);
     // Assess
     expect(before).toEqual(a);
-    expect(JSON.stringify(before)).toBe(JSON.stringify(await storedNow(repo, a, 2)));
+    expect(JSON.stringify(listedAttempt(before!, a.run_id))).toBe(JSON.stringify(listedAttempt((await storedNow(repo, a, 2))!, a.run_id)));
     expect(JSON.stringify(await repo.listPolicyEvents(pid, a.run_id, { limit: 10 }))).toBe(
       JSON.stringify({ items: a.policy_events, last: undefined }),
     );
