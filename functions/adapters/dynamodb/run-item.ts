@@ -89,10 +89,10 @@ export interface RunUpdate {
 }
 
 /**
- * The update that applies `patch` to a stored run: a null field is removed (it reads back as null), but for the
- * result's fields, which a later write may set over the compressed result. The write that
- * ends the run (`ending`: a terminal status, conditioned on an active one, so made once per run) has its result fields
- * compressed into `result_z`, their own attributes removed.
+ * The update that applies `patch` to a stored run. A null field is removed (it reads back as null), but for the
+ * result's fields, which a later write may set over the compressed result. The write that ends the run (`ending`: a
+ * terminal status, conditioned on an active one, so made once per run) has its result fields compressed into
+ * `result_z`, their own attributes removed.
  */
 export function runUpdate(patch: Partial<Run>, ending = false): RunUpdate {
   const names: Record<string, string> = {};
