@@ -73,7 +73,11 @@ export function decodeRun(item: Record<string, unknown>): Run {
 
 /** The item of a new run: its keys, and its fields but those the keys say and those still null. */
 export function runItem(run: Run): Record<string, unknown> {
-  const item: Record<string, unknown> = { ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run' };
+  const item: Record<string, unknown> = {
+    ...keys.run(run.project_id, run.run_id),
+    ...keys.runList(run.project_id, run.created_at, run.run_id),
+    entity: 'run',
+  };
   for (const [name, value] of Object.entries(run)) {
     if (FROM_KEYS.has(name) || value === undefined || (value === null && NULLABLE.has(name))) continue;
     item[name] = value;

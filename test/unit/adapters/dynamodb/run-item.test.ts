@@ -73,7 +73,8 @@ describe('a run META item', () => {
     // Assess
     const item = await stored(run);
     const expected = { ...run, ...START, ...SAMPLE_END };
-    for (const name of ['project_id', 'run_id', 'created_at', 'error', 'pack_id', 'completed_at', 'started_at']) expect(created).not.toHaveProperty(name);
+    for (const name of ['project_id', 'run_id', 'created_at', 'error', 'pack_id', 'completed_at', 'started_at'])
+      expect(created).not.toHaveProperty(name);
     for (const name of ['summary', 'cells', 'error', 'completed_at']) expect(item).not.toHaveProperty(name);
     expect(item.result_z).toBeInstanceOf(Uint8Array);
     // The end is billed at the larger of the item before and after it.
@@ -134,35 +135,48 @@ describe('a run META item', () => {
     const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
     // Objects of the usual prototype, as the core builds them (fast-check's records have none).
     const plain = <T extends object>(a: fc.Arbitrary<T>) => a.map((o) => ({ ...o }));
-    const summary: fc.Arbitrary<RunSummary> = plain(fc.record({
-      attempt_count: fc.nat(1000),
-      passed_count: fc.nat(1000),
-      failed_count: fc.nat(1000),
-      unsafe_count: fc.nat(1000),
-      // A share of attempts, as computeSummary gives it (DynamoDB refuses numbers below 1e-130).
-      pass_rate: fc.tuple(fc.nat(50), fc.integer({ min: 1, max: 50 })).map(([p, t]) => Math.min(p, t) / t),
-      policy_events_count: fc.nat(),
-      security_events_count: fc.nat(),
-      throttled_ms: fc.nat(),
-      throttle_count: fc.nat(),
-    }));
+    const summary: fc.Arbitrary<RunSummary> = plain(
+      fc.record({
+        attempt_count: fc.nat(1000),
+        passed_count: fc.nat(1000),
+        failed_count: fc.nat(1000),
+        unsafe_count: fc.nat(1000),
+        // A share of attempts, as computeSummary gives it (DynamoDB refuses numbers below 1e-130).
+        pass_rate: fc.tuple(fc.nat(50), fc.integer({ min: 1, max: 50 })).map(([p, t]) => Math.min(p, t) / t),
+        policy_events_count: fc.nat(),
+        security_events_count: fc.nat(),
+        throttled_ms: fc.nat(),
+        throttle_count: fc.nat(),
+      }),
+    );
     const cells = fc.array(
-      plain(fc.record({ mutation_id: nullable(text), passed: fc.nat(5), total: fc.nat(5), unsafe: fc.nat(5), errors: fc.nat(5), failures: fc.array(text, { maxLength: 3 }) })),
+      plain(
+        fc.record({
+          mutation_id: nullable(text),
+          passed: fc.nat(5),
+          total: fc.nat(5),
+          unsafe: fc.nat(5),
+          errors: fc.nat(5),
+          failures: fc.array(text, { maxLength: 3 }),
+        }),
+      ),
       { maxLength: 8 },
     );
-    const patch: fc.Arbitrary<Partial<Run>> = plain(fc.record(
-      {
-        status: fc.constantFrom('running' as const, 'completed' as const, 'failed' as const),
-        started_at: nullable(text),
-        completed_at: nullable(text),
-        summary,
-        error: nullable(text),
-        attempt_total: nullable(fc.nat(100)),
-        trace_name: nullable(text),
-        cells,
-      },
-      { requiredKeys: [] },
-    )).filter((p) => Object.keys(p).length > 0);
+    const patch: fc.Arbitrary<Partial<Run>> = plain(
+      fc.record(
+        {
+          status: fc.constantFrom('running' as const, 'completed' as const, 'failed' as const),
+          started_at: nullable(text),
+          completed_at: nullable(text),
+          summary,
+          error: nullable(text),
+          attempt_total: nullable(fc.nat(100)),
+          trace_name: nullable(text),
+          cells,
+        },
+        { requiredKeys: [] },
+      ),
+    ).filter((p) => Object.keys(p).length > 0);
     const run = fc.record({
       created_at: text.map((t) => `2026-11-21T10:00:00.${t}`),
       campaign_version: fc.option(fc.integer({ min: 1, max: 99 }), { nil: undefined }),
