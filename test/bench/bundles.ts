@@ -6,7 +6,25 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BuildOptions } from 'esbuild';
 import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions, runEsbuild } from '../../lib/constructs/bundling';
+import { nodeBinary } from '../helpers/node-binary';
 import { formatProfile, profileInit } from './init-profile';
+
+/** The Lambda runtime's major (lib/constructs/service-function.ts deploys NODEJS_22_X). */
+export const LAMBDA_NODE_MAJOR = 22;
+
+/**
+ * The Node every cold init is measured on: Lambda's major from the npm registry (cached, as the peer bench and the
+ * bundles' end-to-end test get it), or the bench's own with BUNDLES_NODE=current, or when the registry has none.
+ */
+export function initNode(): { path: string; version: string } {
+  if (process.env.BUNDLES_NODE === 'current') return { path: process.execPath, version: process.version };
+  const found = nodeBinary(LAMBDA_NODE_MAJOR);
+  return 'skip' in found ? { path: process.execPath, version: process.version } : { path: found.path, version: `v${found.version}` };
+}
+let node: { path: string; version: string } | undefined;
+const probeNode = () => (node ??= initNode());
+/** The version of the Node the cold inits were (or will be) measured on. */
+export const initNodeVersion = (): string => probeNode().version;
 
 export interface BundleResult {
   /** Handler module, e.g. `functions/http/get-health`, or `(baseline)`. */
@@ -79,7 +97,7 @@ process.stdout.write(JSON.stringify({ wall: Number(t1 - t0) / 1e6, cpu: (c1.user
 `;
 
 function initOnce(file: string, sourceMaps: boolean): { wall: number; cpu: number } {
-  const out = execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', INIT_PROBE, file], {
+  const out = execFileSync(probeNode().path, [...(sourceMaps ? ['--enable-source-maps'] : []), '-e', INIT_PROBE, file], {
     env: PROBE_ENV,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -224,12 +242,12 @@ function profileSummaries(entries: string[], dir: string, runs: number): string 
     ['(baseline: DynamoDB document client)', buildBaseline(path.join(dir, 'baseline'), readable)],
     ...entries.map((e): [string, string] => [e, path.join(dirs.get(e)!, 'index.js')]),
   ];
-  return files.map(([name, file]) => formatProfile(name, profileInit(file, PROBE_ENV, runs))).join('\n\n');
+  return files.map(([name, file]) => formatProfile(name, profileInit(file, PROBE_ENV, runs, probeNode().path))).join('\n\n');
 }
 
 /**
  * Bundles each function with ServiceFunction's esbuild options, measures size and module cold-init
- * (median over fresh `node` processes, on this machine's Node, not Lambda's), and prints a table with
+ * (median over fresh `node` processes of Lambda's Node major, see initNode), and prints a table with
  * the minimal DynamoDB-document-client bundle first for comparison. Missing entries are listed, not fatal. Then where
  * the cold init of the largest bundle (or `profile`) and of the baseline goes.
  */
@@ -249,7 +267,7 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
       else if (typeof bundle !== 'string') results.push(failed(name, `bundle failed: ${bundle.error}`));
       else results.push(measure(name, path.join(bundle, 'index.js'), baselineFile, runs));
     }
-    if (options.print ?? true) console.log(formatTable(results));
+    if (options.print ?? true) console.log(`cold init on Node ${probeNode().version}\n${formatTable(results)}`);
     const largest = results.slice(1).reduce((a, b) => ((b.bytes ?? 0) > (a.bytes ?? 0) ? b : a), results[0]);
     const profiled = (options.profile ?? [largest.name]).filter((e) => bundles.has(e) && typeof bundles.get(e) === 'string');
     if (profiled.length && (options.print ?? true)) console.log(`\n${profileSummaries(profiled, path.join(dir, 'profile'), runs)}`);

@@ -60,13 +60,13 @@ function groupOf(module: string): string {
 }
 
 /**
- * Profiles `runs` cold requires of `file` (a bundle with its module comments) in fresh processes with `env`, and sums
+ * Profiles `runs` cold requires of `file` (a bundle with its module comments) in fresh `node` processes with `env`, and sums
  * the samples of the require():
  * a bundle frame's own time to the module of its lines; an esbuild wrapper's to the module it starts (compilation);
  * time in Node called from the bundle to the calling module, or to TOP_LEVEL_NODE when the bundle's top level called it
  * (loading built-in modules, mostly).
  */
-export function profileInit(file: string, env: NodeJS.ProcessEnv, runs = 5): InitProfile {
+export function profileInit(file: string, env: NodeJS.ProcessEnv, runs = 5, node = process.execPath): InitProfile {
   const modules = lineModules(readFileSync(file, 'utf8'));
   const moduleAt = (line: number) => modules[Math.min(Math.max(line, 1), modules.length - 1)];
   const totals = new Map<string, number>();
@@ -78,7 +78,7 @@ export function profileInit(file: string, env: NodeJS.ProcessEnv, runs = 5): Ini
   for (let run = 0; run < runs; run++) {
     const dir = mkdtempSync(path.join(tmpdir(), 'rts-prof-'));
     try {
-      execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', dir, '-e', 'require(process.argv[1])', file], {
+      execFileSync(node, ['--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', dir, '-e', 'require(process.argv[1])', file], {
         env,
         stdio: 'ignore',
       });

@@ -1,7 +1,7 @@
 // The one-screen table `npm run bench` ends with: one row per headline figure with its goal, as Markdown, so the
 // the table of docs/benchmarks.md#the-summary-table is this output pasted as printed.
 import { cpus, loadavg } from 'node:os';
-import type { BundleResult } from './bundles';
+import { initNodeVersion, type BundleResult } from './bundles';
 import { REPEATS_GOAL_PER_SEC, type CiBench } from './ci';
 import type { CiStatsBench } from './ci-stats';
 import type { CostBench } from './cost';
@@ -132,7 +132,7 @@ export class BenchSummary {
     const ratios = handlers.map((b) => b.initCpuVsBaseline ?? b.initVsBaseline).filter((x): x is number => x !== null);
     if (ratios.length)
       this.add(
-        'Lambda bundles: cold init (CPU) vs. the minimal bundle',
+        `Lambda bundles: cold init (CPU, Node ${initNodeVersion()}) vs. the minimal bundle`,
         `${range(ratios, (x) => `${x.toFixed(2)}x`)}${base?.bytes ? ` (minimal: ${kb(base.bytes)}, ${base.initMs?.toFixed(0)} ms)` : ''}; ${ratios.filter((x) => x > 1.2).length} of ${ratios.length} over 1.2x`,
         '<= 1.2x',
       );
