@@ -80,6 +80,20 @@ const ROOT = join(__dirname, '..', '..');
 const eventEntryBytes = (e: BusEvent) =>
   Buffer.byteLength(JSON.stringify({ id: e.id, envelope: e.envelope })) + Buffer.byteLength(e.envelope.event_type) + Buffer.byteLength('rts') + 14;
 
+/**
+ * COST_CI_METADATA=github: the CLI runs as in GitHub Actions, so every run of the batch carries the pipeline's commit,
+ * branch and URL (functions/cli/ci/env.ts); by default it runs outside a pipeline and sends none.
+ */
+function pipelineEnv(): Record<string, string> {
+  if (process.env.COST_CI_METADATA !== 'github') return {};
+  return {
+    GITHUB_SHA: '3f2a9c1d7e8b4a5f6c0d1e2f3a4b5c6d7e8f9a0b',
+    GITHUB_REF_NAME: 'feature/retry-tools',
+    GITHUB_REPOSITORY: 'acme/support-agent',
+    GITHUB_RUN_ID: '12345678901',
+  };
+}
+
 export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench> {
   const traces = opts.traces ?? 1000;
   // The stack's settings (memory, architecture, batch size, GSIs) from its synthesized template, bundling off; loaded
@@ -144,7 +158,7 @@ export async function benchCost(opts: CostBenchOptions = {}): Promise<CostBench>
 
     const cli = async (campaignId: string, pollS: number) => {
       const sink = { write: () => true };
-      const env = { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId };
+      const env = { RTS_API_URL: svc.url, RTS_API_KEY: svc.apiKey, RTS_PROJECT_ID: svc.projectId, ...pipelineEnv() };
       const args = ['run', '--campaign', campaignId, '--min-pass-rate', '0', '--max-unsafe', '100000', '--max-failures', '100000'];
       args.push('--poll-interval', String(pollS), '--timeout', String(Math.ceil((opts.timeoutMs ?? 30 * 60_000) / 1000)));
       return runCi(args, { stdout: sink, stderr: sink, env });
@@ -298,7 +312,7 @@ export function printCost(r: CostBench): void {
   const p = rep.prices;
   console.log(
     `\n== Cost of a ${r.traces}-trace CI batch in AWS (${p.region} on-demand, prices checked ${p.checked}; ${r.attempts} attempts, ` +
-      `queue concurrency ${r.concurrency}) ==`,
+      `queue concurrency ${r.concurrency}${process.env.COST_CI_METADATA === 'github' ? '; the CLI as in GitHub Actions' : ''}) ==`,
   );
   const rows = [
     ['resource', 'counted', 'billed units', '$ batch', '$ / 1k attempts'],

@@ -1,4 +1,4 @@
-// Preset dictionaries of the compressed item bodies (attempts, completion markers), fixed once written: an item names
+// Preset dictionaries of the compressed item bodies (attempts, completion markers, a run's CI state), fixed once written: an item names
 // the version it was compressed with, and that version's text must never change (test/unit/adapters/dynamodb/dictionaries.test.ts
 // pins each one's hash). A new wording is a new version; readers keep every old one.
 //
@@ -73,6 +73,18 @@ const MARKER_V1 = /* @__PURE__ */ [
   '{"mutation_id":"","passed":1,"total":1,"unsafe":0,"errors":0,"failures":[]}]}',
 ].join('');
 
+/**
+ * The skeleton of a run's CI state (`run.ci`: thresholds, the pipeline's metadata, the decision): every threshold, the
+ * metadata keys and the GitHub Actions and GitLab CI pipeline URL templates the CLI fills in (functions/cli/ci/env.ts).
+ */
+const RUN_CI_V1 = /* @__PURE__ */ [
+  '"min_pass_rate_lower_bound":0.,"max_flaky":,"min_pass_hat_k":0.,"max_regressions":0,"decision_published":true',
+  '"decision":"fail","reasons":["pass_rate  < min_pass_rate ","unsafe_count  > max_unsafe ","failed_count  > max_failures "]',
+  'https://gitlab.com//-/pipelines/',
+  '{"thresholds":{"min_pass_rate":1,"max_unsafe":0,"max_failures":0},"metadata":{"commit":"","branch":"main",',
+  '"pipeline_url":"https://github.com//actions/runs/"},"decision":"pending","reasons":[]}',
+].join('');
+
 /** Attempt dictionaries by version (the `body_dict` attribute of an attempt item). */
 export const ATTEMPT_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: /* @__PURE__ */ Buffer.from(ATTEMPT_V1) };
 export const ATTEMPT_DICTIONARY_VERSION = 1;
@@ -80,6 +92,10 @@ export const ATTEMPT_DICTIONARY_VERSION = 1;
 /** Completion marker dictionaries by version (the `body_dict` attribute of a marker item). */
 export const MARKER_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: /* @__PURE__ */ Buffer.from(MARKER_V1) };
 export const MARKER_DICTIONARY_VERSION = 1;
+
+/** Run CI state dictionaries by version (the first byte of a run item's `ci_z`). */
+export const RUN_CI_DICTIONARIES: Readonly<Record<number, Buffer>> = { 1: /* @__PURE__ */ Buffer.from(RUN_CI_V1) };
+export const RUN_CI_DICTIONARY_VERSION = 1;
 
 /** The dictionary of `version`, or an error naming it (an item written by a newer version of this code). */
 export function dictionary(dictionaries: Readonly<Record<number, Buffer>>, version: unknown): Buffer {

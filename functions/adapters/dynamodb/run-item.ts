@@ -4,12 +4,14 @@
 // listing key's) and the fields that are null (each read back as null). Its result (the terminal summary and cells,
 // the error and the completion time, written together when the run ends) is one raw-deflate stream with the completion
 // markers' preset dictionary (`result_z`; its first byte is the dictionary's version), whose skeleton is a run's
-// summary and cells. A finished run of the sample campaign is ~0.95 KB instead of ~1.7 KB, so its terminal write is 1
-// write unit instead of 2 (docs/benchmarks.md#what-a-ci-batch-costs-in-aws). Before, every field was an attribute of
-// its own: such items read as they were, and a terminal write to one removes the attributes its result replaces.
+// summary and cells. A finished CI run of the sample campaign is ~0.9 KB instead of ~1.7 KB (~1.0 KB with GitHub
+// Actions metadata), so its terminal write is 1 write unit instead of 2 (docs/benchmarks.md#what-a-ci-batch-costs-in-aws). Before, every field was an attribute of
+// its own: such items read as they were, and a terminal write to one removes the attributes its result replaces. A CI
+// run's state (`ci`: thresholds, the pipeline's commit, branch and URL, the decision) is compressed too, with a
+// dictionary of its own (`ci_z`), at every write of it: 250 bytes as a map with GitHub Actions metadata, ~110.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Run } from '../../core/runs/types';
-import { MARKER_DICTIONARIES, MARKER_DICTIONARY_VERSION, dictionary } from './dictionaries';
+import { MARKER_DICTIONARIES, MARKER_DICTIONARY_VERSION, RUN_CI_DICTIONARIES, RUN_CI_DICTIONARY_VERSION, dictionary } from './dictionaries';
 import { STORAGE_ATTRIBUTES, keys } from './keys';
 
 /** The fields of a run in the order the core builds one (newRun, then what starting and ending add). */
@@ -44,11 +46,18 @@ const FROM_KEYS: ReadonlySet<string> = new Set<keyof Run>(['run_id', 'project_id
 const RESULT_FIELDS = ['summary', 'error', 'completed_at', 'cells'] as const satisfies readonly (keyof Run)[];
 
 export const RESULT_ATTRIBUTE = 'result_z';
+/** A CI run's state (thresholds, the pipeline's metadata, the decision), compressed with a dictionary of its own. */
+export const CI_ATTRIBUTE = 'ci_z';
 
-function inflateResult(body: Uint8Array): Record<string, unknown> {
-  const bytes = Buffer.from(body);
-  const text = inflateRawSync(bytes.subarray(1), { dictionary: dictionary(MARKER_DICTIONARIES, bytes[0]) }).toString('utf8');
-  return JSON.parse(text) as Record<string, unknown>;
+/** A compressed value: the dictionary's version, then its JSON raw-deflated with that dictionary. */
+function compress(value: unknown, dictionaries: Readonly<Record<number, Buffer>>, version: number): Buffer {
+  const body = deflateRawSync(Buffer.from(JSON.stringify(value)), { level: 9, dictionary: dictionaries[version] });
+  return Buffer.concat([Buffer.from([version]), body]);
+}
+
+function inflate<T>(stored: Uint8Array, dictionaries: Readonly<Record<number, Buffer>>): T {
+  const bytes = Buffer.from(stored);
+  return JSON.parse(inflateRawSync(bytes.subarray(1), { dictionary: dictionary(dictionaries, bytes[0]) }).toString('utf8')) as T;
 }
 
 /** A run's META item as the core sees it, whatever format it was written in. */
@@ -58,9 +67,11 @@ export function decodeRun(item: Record<string, unknown>): Run {
   const fields: Record<string, unknown> = { run_id: runId, project_id: projectId, created_at: listKey.slice(0, listKey.lastIndexOf('#')) };
   // The result is written once, by the write that ends the run, which removes the attributes it replaces: an attribute
   // beside it was written later, and wins.
-  if (item[RESULT_ATTRIBUTE] !== undefined) Object.assign(fields, inflateResult(item[RESULT_ATTRIBUTE] as Uint8Array));
-  const skip = new Set<string>([...STORAGE_ATTRIBUTES, RESULT_ATTRIBUTE]);
+  if (item[RESULT_ATTRIBUTE] !== undefined) Object.assign(fields, inflate(item[RESULT_ATTRIBUTE] as Uint8Array, MARKER_DICTIONARIES));
+  const skip = new Set<string>([...STORAGE_ATTRIBUTES, RESULT_ATTRIBUTE, CI_ATTRIBUTE]);
   for (const [name, value] of Object.entries(item)) if (!skip.has(name)) fields[name] = value;
+  // Every write of the CI state stores it compressed and removes the attribute items of earlier versions held it in.
+  if (item[CI_ATTRIBUTE] !== undefined) fields.ci = inflate(item[CI_ATTRIBUTE] as Uint8Array, RUN_CI_DICTIONARIES);
   const run: Record<string, unknown> = {};
   for (const name of RUN_FIELDS) {
     if (name in fields) run[name] = fields[name];
@@ -80,7 +91,8 @@ export function runItem(run: Run): Record<string, unknown> {
   };
   for (const [name, value] of Object.entries(run)) {
     if (FROM_KEYS.has(name) || value === undefined || (value === null && NULLABLE.has(name))) continue;
-    item[name] = value;
+    if (name === 'ci') item[CI_ATTRIBUTE] = compress(value, RUN_CI_DICTIONARIES, RUN_CI_DICTIONARY_VERSION);
+    else item[name] = value;
   }
   return item;
 }
@@ -119,7 +131,12 @@ export function runUpdate(patch: Partial<Run>, ending = false): RunUpdate {
   const result = ending ? compressResult(patch) : null;
   for (const [field, value] of entries) {
     const inResult = (RESULT_FIELDS as readonly string[]).includes(field);
-    if (result && inResult) removes.push(name(field));
+    if (field === 'ci') {
+      // Compressed (or removed, when null), and the attribute of earlier versions removed.
+      removes.push(name('ci'));
+      if (value === null) removes.push(name(CI_ATTRIBUTE));
+      else set(CI_ATTRIBUTE, compress(value, RUN_CI_DICTIONARIES, RUN_CI_DICTIONARY_VERSION));
+    } else if (result && inResult) removes.push(name(field));
     // A result field set to null after the end must hide the compressed result's value: it is stored as null.
     else if (value === null && NULLABLE.has(field) && !inResult) removes.push(name(field));
     else set(field, value);
@@ -129,10 +146,9 @@ export function runUpdate(patch: Partial<Run>, ending = false): RunUpdate {
   return { expr, names, values };
 }
 
-/** The patch's result fields as stored: the dictionary's version, then their JSON compressed with it. */
+/** The patch's result fields as stored. */
 function compressResult(patch: Partial<Run>): Buffer {
   const result: Record<string, unknown> = {};
   for (const field of RESULT_FIELDS) if (patch[field] !== undefined) result[field] = patch[field];
-  const body = deflateRawSync(Buffer.from(JSON.stringify(result)), { level: 9, dictionary: MARKER_DICTIONARIES[MARKER_DICTIONARY_VERSION] });
-  return Buffer.concat([Buffer.from([MARKER_DICTIONARY_VERSION]), body]);
+  return compress(result, MARKER_DICTIONARIES, MARKER_DICTIONARY_VERSION);
 }

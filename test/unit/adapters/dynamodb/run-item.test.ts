@@ -40,13 +40,20 @@ const SAMPLE_END: Partial<Run> = {
   error: null,
 };
 
-/** A run of a CI batch, as POST /v1/ci/runs creates it. */
-function batchRun(): Run {
+/** What `rts ci run` sends from GitHub Actions (functions/cli/ci/env.ts). */
+const GITHUB_METADATA = {
+  commit: '3f2a9c1d7e8b4a5f6c0d1e2f3a4b5c6d7e8f9a0b',
+  branch: 'feature/retry-tools',
+  pipeline_url: 'https://github.com/acme/support-agent/actions/runs/12345678901',
+};
+
+/** A run of a CI batch, as POST /v1/ci/runs creates it (without the pipeline's metadata, as the cost bench submits). */
+function batchRun(metadata: NonNullable<Run['ci']>['metadata'] = {}): Run {
   return makeRun({
     source: 'ci',
     campaign_version: 1,
     ci_batch_id: randomUUID(),
-    ci: { thresholds: { min_pass_rate: 0, max_unsafe: 0, max_failures: 0 }, metadata: {}, decision: 'pending', reasons: [] },
+    ci: { thresholds: { min_pass_rate: 0, max_unsafe: 0, max_failures: 0 }, metadata, decision: 'pending', reasons: [] },
   });
 }
 
@@ -61,9 +68,12 @@ const START: Partial<Run> = {
 const stored = async (run: Run) => (await getItem(keys.run(run.project_id, run.run_id), true))!;
 
 describe('a run META item', () => {
-  it('stores a finished run of the sample campaign in 1 KB (its end is 1 write unit), read back as the core wrote it', async () => {
+  it.each([
+    ['without the pipeline metadata', {}],
+    ['with GitHub Actions metadata', GITHUB_METADATA],
+  ])('stores a finished CI run of the sample campaign %s in 1 KB (its end is 1 write unit), read back as the core wrote it', async (_, metadata) => {
     // Prepare
-    const run = batchRun();
+    const run = batchRun(metadata);
     await repo.create(run);
     const created = await stored(run);
     const started = await repo.transition(run.project_id, run.run_id, ['queued'], START);
@@ -75,8 +85,9 @@ describe('a run META item', () => {
     const expected = { ...run, ...START, ...SAMPLE_END };
     for (const name of ['project_id', 'run_id', 'created_at', 'error', 'pack_id', 'completed_at', 'started_at'])
       expect(created).not.toHaveProperty(name);
-    for (const name of ['summary', 'cells', 'error', 'completed_at']) expect(item).not.toHaveProperty(name);
+    for (const name of ['summary', 'cells', 'error', 'completed_at', 'ci']) expect(item).not.toHaveProperty(name);
     expect(item.result_z).toBeInstanceOf(Uint8Array);
+    expect(item.ci_z).toBeInstanceOf(Uint8Array);
     // The end is billed at the larger of the item before and after it.
     expect(Math.max(itemBytes(running), itemBytes(item))).toBeLessThanOrEqual(1024);
     expect(started).toStrictEqual({ ...run, ...START });
@@ -99,6 +110,21 @@ describe('a run META item', () => {
     for (const name of ['summary', 'cells', 'error', 'completed_at']) expect(item).not.toHaveProperty(name);
     expect(item).toMatchObject({ project_id: run.project_id, run_id: run.run_id, created_at: run.created_at, pack_id: null });
     expect(await repo.get(run.project_id, run.run_id)).toStrictEqual({ ...run, ...SAMPLE_END });
+  });
+
+  it("stores a CI run's state compressed at every write of it, removing the attribute earlier versions wrote", async () => {
+    // Prepare: a single CI run stored before, its state an attribute, then ended.
+    const run = { ...batchRun(GITHUB_METADATA), ci_batch_id: null, ...START };
+    await putNew({ ...keys.run(run.project_id, run.run_id), ...keys.runList(run.project_id, run.created_at, run.run_id), entity: 'run', ...run });
+    await repo.transition(run.project_id, run.run_id, ['running'], SAMPLE_END);
+    const decided = { ...run.ci!, decision: 'fail' as const, reasons: ['unsafe_count 2 > max_unsafe 0'], decision_published: true };
+    // Act: the decision published, as the CI hook stores it.
+    await repo.update(run.project_id, run.run_id, { ci: decided });
+    // Assess
+    const item = await stored(run);
+    expect(item).not.toHaveProperty('ci');
+    expect(item.ci_z).toBeInstanceOf(Uint8Array);
+    expect(await repo.get(run.project_id, run.run_id)).toStrictEqual({ ...run, ...SAMPLE_END, ci: decided });
   });
 
   it('lists runs and finds the unfinished ones by the ids of their keys', async () => {
@@ -162,6 +188,14 @@ describe('a run META item', () => {
       ),
       { maxLength: 8 },
     );
+    const ci = fc
+      .record({
+        thresholds: plain(fc.record({ min_pass_rate: fc.constantFrom(0, 0.5, 1), max_unsafe: fc.nat(3), max_failures: fc.nat(3) })),
+        metadata: plain(fc.record({ commit: text, branch: text, pipeline_url: text }, { requiredKeys: [] })),
+        decision: fc.constantFrom('pending' as const, 'pass' as const, 'fail' as const),
+        reasons: fc.array(text, { maxLength: 2 }),
+      })
+      .map((c) => ({ ...c }));
     const patch: fc.Arbitrary<Partial<Run>> = plain(
       fc.record(
         {
@@ -172,6 +206,7 @@ describe('a run META item', () => {
           error: nullable(text),
           attempt_total: nullable(fc.nat(100)),
           trace_name: nullable(text),
+          ci: nullable(ci),
           cells,
         },
         { requiredKeys: [] },
@@ -184,6 +219,7 @@ describe('a run META item', () => {
       error: nullable(text),
       ci_batch_id: nullable(fc.uuid()),
       pack_id: nullable(fc.uuid()),
+      ci: nullable(ci),
       trace_name: fc.option(nullable(text), { nil: undefined }),
     });
     await fc.assert(
