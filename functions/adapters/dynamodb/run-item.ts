@@ -45,9 +45,9 @@ const FROM_KEYS: ReadonlySet<string> = new Set<keyof Run>(['run_id', 'project_id
 /** The fields of the compressed result, in the order they are compressed (that of the dictionary's skeleton). */
 const RESULT_FIELDS = ['summary', 'error', 'completed_at', 'cells'] as const satisfies readonly (keyof Run)[];
 
-export const RESULT_ATTRIBUTE = 'result_z';
+const RESULT_ATTRIBUTE = 'result_z';
 /** A CI run's state (thresholds, the pipeline's metadata, the decision), compressed with a dictionary of its own. */
-export const CI_ATTRIBUTE = 'ci_z';
+const CI_ATTRIBUTE = 'ci_z';
 
 /** A compressed value: the dictionary's version, then its JSON raw-deflated with that dictionary. */
 function compress(value: unknown, dictionaries: Readonly<Record<number, Buffer>>, version: number): Buffer {
@@ -98,7 +98,7 @@ export function runItem(run: Run): Record<string, unknown> {
 }
 
 /** An UpdateItem's expression and placeholders. */
-export interface RunUpdate {
+interface RunUpdate {
   expr: string;
   names: Record<string, string>;
   values: Record<string, unknown>;
