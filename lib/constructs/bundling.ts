@@ -48,7 +48,11 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  * - SDK modules and re2js classes no function runs are replaced by stubs that throw if reached (LEFT_OUT and
  *   RE2JS_LEFT_OUT in esbuild-run.js, the stubs in functions/adapters/lambda-stubs.ts);
  * - re2js, required on the first pattern compiled, is bundled into re2js.js beside the index.js of the functions that
- *   require it (re2jsBeside in esbuild-run.js), so their cold starts do not load it.
+ *   require it (re2jsBeside in esbuild-run.js), so their cold starts do not load it;
+ * - a dynamic `import()` becomes a `require()` (`dynamicImport: false`). The SDK's HTTP handler loads `node:http` with
+ *   `import()` on its first request, and on Node 22 importing `node:http` as ESM builds a facade that reads every export,
+ *   `WebSocket` among them, which loads undici: ~20 ms of CPU in each container's first AWS call, for a client that
+ *   never touches fetch. A `require()` of a built-in reads nothing it is not asked for.
  */
 export const BUNDLE = {
   target: 'node22',
@@ -59,6 +63,7 @@ export const BUNDLE = {
   sourcesContent: false,
   mainFields: ['module', 'main'],
   externalModules: [] as string[],
+  dynamicImport: false,
 } as const;
 
 let dashboardScript: string | undefined;
@@ -82,6 +87,7 @@ export function esbuildOptions(): BuildOptions {
     sourcesContent: BUNDLE.sourcesContent,
     mainFields: [...BUNDLE.mainFields],
     external: [...BUNDLE.externalModules],
+    supported: { 'dynamic-import': BUNDLE.dynamicImport },
     // In Lambda the credentials are always in the environment: the SDK's default chain is not bundled.
     alias: { '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'functions/adapters/lambda-credentials.ts') },
     absWorkingDir: REPO_ROOT,

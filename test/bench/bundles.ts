@@ -22,7 +22,8 @@ export function initNode(): { path: string; version: string } {
   return 'skip' in found ? { path: process.execPath, version: process.version } : { path: found.path, version: `v${found.version}` };
 }
 let node: { path: string; version: string } | undefined;
-const probeNode = () => (node ??= initNode());
+/** The Node the cold inits run on (initNode, chosen once). */
+export const probeNode = (): { path: string; version: string } => (node ??= initNode());
 /** The version of the Node the cold inits were (or will be) measured on. */
 export const initNodeVersion = (): string => probeNode().version;
 
@@ -77,7 +78,7 @@ function median(values: number[]): number {
 }
 
 /** What every measured process gets: module-scope configuration must not throw; nothing is invoked. */
-const PROBE_ENV = {
+export const PROBE_ENV = {
   PATH: process.env.PATH,
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'bench',
@@ -219,7 +220,7 @@ export function formatTable(results: BundleResult[]): string {
 }
 
 /** The baseline, bundled as the functions are (their plugins too: what they leave out of the SDK, it leaves out). */
-function buildBaseline(outdir: string, overrides: BuildOptions = {}): string {
+export function buildBaseline(outdir: string, overrides: BuildOptions = {}): string {
   const outfile = path.join(outdir, 'index.js');
   runEsbuild({
     ...esbuildOptions(),

@@ -4,6 +4,7 @@
 import './bench-env';
 import { cpus, loadavg } from 'node:os';
 import { benchBundles } from './bundles';
+import { benchFirstRequest, formatFirstRequest } from './first-request';
 import { benchCi, printCi } from './ci';
 import { benchCiStats, printCiStats } from './ci-stats';
 import { benchEngine } from './engine';
@@ -59,6 +60,9 @@ async function main(): Promise<void> {
   if (run('bundles')) {
     console.log('\n== Lambda bundles (esbuild, AWS SDK bundled, minified) ==');
     summary.bundles(await benchBundles());
+    const first = await benchFirstRequest();
+    console.log(`\n${formatFirstRequest(first)}`);
+    summary.firstRequest(first);
   }
   await step('fuzz', benchFuzz, printFuzz);
   await step('otlp', benchOtlp, printOtlp);

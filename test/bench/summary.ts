@@ -7,6 +7,7 @@ import type { CiStatsBench } from './ci-stats';
 import type { CostBench } from './cost';
 import type { EngineBench } from './engine';
 import type { FoundationBench } from './foundation';
+import { ROW_RUN_VIEW, ROW_RUN_VIEW_KEPT, type FirstRequestBench } from './first-request';
 import { PEER_GOALS, inFlightText, type PeerTimes } from './peer';
 import type { ReplayE2eBench } from './replay-e2e';
 
@@ -136,6 +137,16 @@ export class BenchSummary {
         `${range(ratios, (x) => `${x.toFixed(2)}x`)}${base?.bytes ? ` (minimal: ${kb(base.bytes)}, ${base.initMs?.toFixed(0)} ms)` : ''}; ${ratios.filter((x) => x > 1.2).length} of ${ratios.length} over 1.2x`,
         '<= 1.2x',
       );
+  }
+
+  firstRequest(r: FirstRequestBench): void {
+    const view = r.rows.find((x) => x.name === ROW_RUN_VIEW);
+    const kept = r.rows.find((x) => x.name === ROW_RUN_VIEW_KEPT);
+    if (!view || !kept) return;
+    this.add(
+      `Lambda cold start of GET /v1/runs/{id} (CPU, Node ${r.node}): init + first request`,
+      `${view.initMs.toFixed(0)} + ${view.firstMs.toFixed(0)} ms (the next request ${view.secondMs.toFixed(0)} ms); ${kept.initMs.toFixed(0)} + ${kept.firstMs.toFixed(0)} ms with the SDK's import() of node:http kept`,
+    );
   }
 
   cost(r: CostBench): void {

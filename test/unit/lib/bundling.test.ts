@@ -221,6 +221,15 @@ describe('bundles', () => {
     for (const [, input] of manifests) expect(input.bytesInOutput).toBeLessThan(64);
   });
 
+  it('keep no dynamic import(): each is a require(), so no built-in is loaded as ESM (bundled-first-request.test.ts)', () => {
+    const dynamic = Object.entries(metafile.outputs).flatMap(([file, o]) =>
+      o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => [file, i.path]),
+    );
+
+    expect(Object.values(metafile.outputs).some((o) => o.imports.some((i) => i.path === 'node:http' && i.kind === 'require-call'))).toBe(true);
+    expect(dynamic).toEqual([]);
+  });
+
   it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for), in a file beside', () => {
     const importers = Object.entries(metafile.inputs)
       .filter(([, input]) => input.imports.some((i) => /node_modules\/re2js\/|re2js\.js$/.test(i.path)))

@@ -1,0 +1,56 @@
+// A bundle's first request after a cold init, on the Lambda runtime's Node major, in a fresh process: it loads what it
+// uses and nothing else. On Node 22 the SDK's HTTP handler, left to `import("node:http")` on its first request, has Node
+// build an ESM facade of `node:http` that reads every export, `WebSocket` among them, and so loads undici (~20 ms of CPU
+// in each container) for a DynamoDB client that never touches fetch. The bundles turn dynamic imports into require()
+// (lib/constructs/bundling.ts, BUNDLE.dynamicImport); this holds the run view's bundle to it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { buildBundles } from '../../../lib/constructs/bundling';
+import { UNDICI, firstRequest } from '../../helpers/first-request';
+import { nodeBinary } from '../../helpers/node-binary';
+
+const LAMBDA_NODE_MAJOR = 22;
+const node = nodeBinary(LAMBDA_NODE_MAJOR);
+if ('skip' in node) console.warn(`first-request test skipped: ${node.skip}`);
+const describeWithNode = 'skip' in node ? describe.skip : describe;
+
+/** What a Lambda gives the run view's function that matters here: region, credentials, table, quiet logs. */
+const LAMBDA_ENV = {
+  PATH: process.env.PATH,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'AKIDFIRSTREQUEST',
+  AWS_SECRET_ACCESS_KEY: 'first-request-secret',
+  TABLE_NAME: 'rts',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+};
+
+describeWithNode('the first request of a bundle (GET /v1/runs/{run_id})', () => {
+  let dir: string;
+  let bundle: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rts-first-request-'));
+    bundle = path.join(buildBundles(['functions/http/get-run'], dir).get('functions/http/get-run')!, 'index.js');
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is answered (404: the store holds no such run) without loading undici, HTTP/2 or the ESM loader', () => {
+    const first = firstRequest((node as { path: string }).path, bundle, LAMBDA_ENV);
+
+    expect(first.status).toBe(404);
+    expect(first.loaded.filter((m) => m === UNDICI || /\bhttp2\b|internal\/modules\/esm\/module_job|worker_threads/.test(m))).toEqual([]);
+  });
+
+  it('still loads undici when the bundle keeps the dynamic import (the probe sees what it is meant to)', () => {
+    const kept = path.join(
+      buildBundles(['functions/http/get-run'], path.join(dir, 'kept'), { supported: { 'dynamic-import': true } }).get('functions/http/get-run')!,
+      'index.js',
+    );
+
+    const first = firstRequest((node as { path: string }).path, kept, LAMBDA_ENV);
+
+    expect(first.status).toBe(404);
+    expect(first.loaded).toContain(UNDICI);
+  });
+});
