@@ -7,22 +7,30 @@ const path = require('node:path');
 const { withoutUnusedRe2js } = require('./trim-re2js');
 const esbuild = require('esbuild');
 
-// `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-wiring:<repositories>` (a module that registers
-// those repositories with wiring/deps.ts) and wiring/with-<adapter> for each adapter (queue, bus, http), then re-exports
-// the handler module. ES modules run in import order, so all of it is wired before the handler module runs.
+// `rts-entry:<handler file>#<repositories>#<adapters>`: imports `rts-stack-traces:install` (the bundle's stack traces
+// mapped to the sources), `rts-wiring:<repositories>` (a module that registers those repositories with wiring/deps.ts)
+// and wiring/with-<adapter> for each adapter (queue, bus, http), then re-exports the handler module. ES modules run in
+// import order, so all of it is in place before the handler module runs.
 const wiredEntries = {
   name: 'rts-wired-entries',
   setup(build) {
     const wiring = path.join(build.initialOptions.absWorkingDir, 'functions', 'wiring');
-    build.onResolve({ filter: /^rts-(entry|wiring):/ }, (args) => {
-      const [, namespace, rest] = /^rts-(entry|wiring):(.*)$/.exec(args.path);
+    build.onResolve({ filter: /^rts-(entry|wiring|stack-traces):/ }, (args) => {
+      const [, namespace, rest] = /^rts-(entry|wiring|stack-traces):(.*)$/.exec(args.path);
       return { path: rest, namespace: `rts-${namespace}` };
     });
     build.onLoad({ filter: /.*/, namespace: 'rts-entry' }, (args) => {
       const [file, repos, adapters = ''] = args.path.split('#');
-      const lines = repos ? [`import ${JSON.stringify(`rts-wiring:${repos}`)};`] : [];
+      const lines = ['import "rts-stack-traces:install";'];
+      if (repos) lines.push(`import ${JSON.stringify(`rts-wiring:${repos}`)};`);
       for (const kind of adapters ? adapters.split(',') : []) lines.push(`import ${JSON.stringify(path.join(wiring, `with-${kind}`))};`);
       return { contents: [...lines, `export * from ${JSON.stringify(file)};`].join('\n'), loader: 'js', resolveDir: path.dirname(file) };
+    });
+    // First of all: the bundle's stack traces mapped to the sources, the map read when one is formatted
+    // (functions/adapters/lambda-stack-traces.ts). `__filename` is the bundle's own file.
+    build.onLoad({ filter: /.*/, namespace: 'rts-stack-traces' }, () => {
+      const traces = path.join(build.initialOptions.absWorkingDir, 'functions', 'adapters', 'lambda-stack-traces');
+      return { contents: `import { mapStackTraces } from ${JSON.stringify(traces)};\nmapStackTraces(__filename);`, loader: 'js', resolveDir: wiring };
     });
     build.onLoad({ filter: /.*/, namespace: 'rts-wiring' }, (args) => {
       const names = args.path.split(',').join(', ');

@@ -115,8 +115,9 @@ export class ServiceFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
+    // No NODE_OPTIONS=--enable-source-maps: it parses each bundle's source map at every cold start. The bundles map
+    // their stack traces themselves, reading the map when one is formatted (functions/adapters/lambda-stack-traces.ts).
     const env: Record<string, string> = {
-      NODE_OPTIONS: '--enable-source-maps',
       // Powertools: `service` on log lines and the metrics' service dimension is the stack's name (rts-<stage>), so
       // stages sharing an account stay apart; EMF metrics go to the `rts` namespace.
       POWERTOOLS_SERVICE_NAME: Stack.of(this).stackName,

@@ -12,9 +12,9 @@
 //   exists). The child is test/helpers/bundle-runner.ts compiled with esbuild, so no loader hook (tsx) touches the
 //   bundles: it starts the ordinary local service with loadHandler pointed at the bundle files (`resolveHandlersWith`
 //   in functions/local/gateway.ts). Its environment is Lambda-like: nothing inherited from jest but PATH; the functions'
-//   variables as synthesized (NODE_OPTIONS=--enable-source-maps included), CloudFormation values replaced by local
-//   stand-ins; dummy credentials, no shared AWS config files; NODE_EXTRA_CA_CERTS for the receiver's test CA, the way
-//   a deployment trusts a private CA (the bundle has no test hook for it).
+//   variables as synthesized (no NODE_OPTIONS: the bundles map their own stack traces), CloudFormation values
+//   replaced by local stand-ins; dummy credentials, no shared AWS config files; NODE_EXTRA_CA_CERTS for the receiver's
+//   test CA, the way a deployment trusts a private CA (the bundle has no test hook for it).
 // - Queue and bus: a bundle carries its own copy of wiring/deps.ts, which the local runtime's configureDeps() cannot
 //   reach. Rather than a global hook, a bridge speaks the real wire protocols on loopback (test/helpers/aws-bridge.ts):
 //   the bundles' own SQS and EventBridge clients find it through the SDK's standard AWS_ENDPOINT_URL_SQS /

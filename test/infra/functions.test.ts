@@ -30,9 +30,11 @@ describe('every function', () => {
     expect(groups.size).toBe(functions.length);
   });
 
-  it('enables source maps and refuses private targets by default', () => {
+  it('refuses private targets by default, and leaves the source maps to the bundles (no --enable-source-maps)', () => {
     for (const [, fn] of functions) {
-      expect(fn.Properties!.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', RTS_ALLOW_PRIVATE_TARGETS: 'false' });
+      expect(fn.Properties!.Environment.Variables).toMatchObject({ RTS_ALLOW_PRIVATE_TARGETS: 'false' });
+      // The bundles map their own stack traces, on demand (functions/adapters/lambda-stack-traces.ts).
+      expect(fn.Properties!.Environment.Variables).not.toHaveProperty('NODE_OPTIONS');
     }
   });
 
