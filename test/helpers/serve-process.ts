@@ -29,19 +29,20 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts `rts serve --data-dir <dataDir>` on `port` (default: a free one), with extra CLI arguments and environment as
- * given, and waits for /health.
+ * given, on `node` (default: the tests' own), and waits for /health.
  */
 export async function startServeProcess(
   dataDir: string,
   args: string[] = [],
   env: Record<string, string> = {},
   port?: number,
+  node: string = process.execPath,
 ): Promise<ServedProcess> {
   port ??= await freePort();
   let out = '';
   // Not the in-process services' settings: this is a service of its own.
   const { DYNAMODB_ENDPOINT, TABLE_NAME, RTS_PUBLIC_URL, RTS_STORE_SECRET, ...inherited } = process.env;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), 'serve', '--port', String(port), '--data-dir', dataDir, ...args], {
+  const child = spawn(node, [join(ROOT, 'bin', 'rts.js'), 'serve', '--port', String(port), '--data-dir', dataDir, ...args], {
     cwd: ROOT,
     env: { ...inherited, RTS_ACCESS_LOG: 'false', POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
