@@ -1,7 +1,7 @@
 // Stack traces of the deployed functions name the TypeScript sources, as Node's --enable-source-maps would print
-// them, without its cost at every cold start. With that flag Node reads and parses the bundle's source map (400-640 KB
-// of JSON) and measures every line of the bundle when the bundle loads, 8-19 ms of each container's init, though a
-// trace is formatted only when something fails. Each bundle's generated entry (lib/constructs/esbuild-run.js) calls
+// them, without its cost at every cold start. With that flag Node reads and parses the bundle's source map (up to
+// ~640 KB of JSON) and measures every line of the bundle when the bundle loads, 7-11 ms of CPU in each container's init
+// (docs/benchmarks.md#lambda-bundles), though a trace is formatted only when something fails. Each bundle's generated entry (lib/constructs/esbuild-run.js) calls
 // mapStackTraces with the bundle's file before anything else runs. It installs V8's `Error.prepareStackTrace` hook,
 // which reads the map beside the bundle the first time a trace is formatted and maps the bundle's frames the way
 // Node 22 does: the position, then the original name from the enclosing function's entry or else the caller's. The

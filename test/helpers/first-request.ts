@@ -1,5 +1,6 @@
 // The first request a bundle serves after a cold init, in a fresh Node process: what a cold start costs beyond the
-// module's init. The probe answers every DynamoDB call on loopback with an empty JSON object (a GetItem finds nothing),
+// module's init. The probe answers every DynamoDB call on loopback with an empty JSON object (a GetItem finds nothing;
+// that server runs in the same process, so its small share is in both requests' CPU),
 // loads `node:http` with require() before the bundle as Lambda's runtime client does (so the bundle's first request is
 // not charged for it), requires the bundle, and calls its handler twice with a GET /v1/runs/{run_id} event whose
 // authorizer context names a project (the run view answers 404; a handler that reads no event ignores it).
