@@ -15,11 +15,15 @@ import { startServeProcess, type ServedProcess } from '../helpers/serve-process'
 const ROOT = join(__dirname, '..', '..');
 const run = promisify(execFile);
 
-/** The credentials `rts serve` prints in its banner. */
-function banner(served: ServedProcess): { projectId: string; apiKey: string } {
-  const m = /project id\s+(\S+)\s+API key\s+(\S+)/.exec(served.output());
-  if (!m) throw new Error(`no credentials in the banner:\n${served.output()}`);
-  return { projectId: m[1], apiKey: m[2] };
+/** The credentials `rts serve` prints in its banner, which can reach the pipe after /health first answers. */
+async function banner(served: ServedProcess): Promise<{ projectId: string; apiKey: string }> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const m = /project id\s+(\S+)\s+API key\s+(\S+)/.exec(served.output());
+    if (m) return { projectId: m[1], apiKey: m[2] };
+    if (Date.now() > deadline) throw new Error(`no credentials in the banner:\n${served.output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function api(served: ServedProcess, key: { projectId: string; apiKey: string }, method: string, path: string, body?: unknown) {
@@ -50,7 +54,7 @@ describe.each([22, 24])('on Node %i', (major) => {
     let served = await startServeProcess(join(dir, 'data'), [], {}, undefined, node.path);
     let batchId: string;
     try {
-      const key = banner(served);
+      const key = await banner(served);
       const traces = await Promise.all([0, 1].map((i) => api(served, key, 'POST', '/v1/traces', sampleTrace({ name: `refund ${i}` }))));
       const campaign = await api(served, key, 'POST', '/v1/campaigns', { name: `node ${major}`, target: { type: 'recorded' } });
       await api(served, key, 'PATCH', `/v1/campaigns/${campaign.campaign_id}/eval-set`, { add_trace_ids: traces.map((t) => t.trace_id) });
@@ -69,7 +73,7 @@ describe.each([22, 24])('on Node %i', (major) => {
     }
     served = await startServeProcess(join(dir, 'data'), [], {}, undefined, node.path);
     try {
-      const batch = await api(served, banner(served), 'GET', `/v1/ci/batch/${batchId}`);
+      const batch = await api(served, await banner(served), 'GET', `/v1/ci/batch/${batchId}`);
       expect(batch).toMatchObject({ ci_batch_id: batchId, status: 'done', trace_count: 2 });
     } finally {
       await served.stop();
