@@ -13,8 +13,10 @@ export interface FirstRequest {
   firstMs: number;
   /** CPU of the second call, ms: what the first costs beyond it is first-time work. */
   secondMs: number;
-  /** The first answer's statusCode (null when the handler returns something else). */
+  /** The first answer's statusCode (null when the handler returns something else, or throws). */
   status: number | null;
+  /** The message of what the first call threw, when it threw (an authorizer refuses that way). */
+  thrown: string | null;
   /** Node's built-in modules the first call loaded (`process.moduleLoadList` entries). */
   loaded: string[];
 }
@@ -47,15 +49,18 @@ store.listen(0, '127.0.0.1', async () => {
   const { handler } = require(file);
   const initMs = ms(process.cpuUsage(c));
   const before = new Set(process.moduleLoadList);
+  // A handler may answer by throwing (an authorizer's 401): that is its answer too.
+  const call = () => handler(structuredClone(event), context).catch((err) => ({ thrown: String(err && err.message) }));
   c = process.cpuUsage();
-  const answer = await handler(structuredClone(event), context);
+  const answer = await call();
   const firstMs = ms(process.cpuUsage(c));
   const loaded = process.moduleLoadList.filter((m) => !before.has(m));
   c = process.cpuUsage();
-  await handler(structuredClone(event), context);
+  await call();
   const secondMs = ms(process.cpuUsage(c));
   const status = typeof answer?.statusCode === 'number' ? answer.statusCode : null;
-  process.stdout.write(JSON.stringify({ initMs, firstMs, secondMs, status, loaded }));
+  const thrown = answer?.thrown ?? null;
+  process.stdout.write(JSON.stringify({ initMs, firstMs, secondMs, status, thrown, loaded }));
   store.close();
 });
 `;
