@@ -1,8 +1,9 @@
 // `npm run bench -- bundles`, second part: what a cold start costs after the module's init, the first request. The
 // minimal bundle (one GetItem) and GET /v1/runs/{run_id} (a 404 from a store that holds nothing) each serve two
-// requests in fresh processes on Lambda's Node (test/helpers/first-request.ts), and the run view once more as bundled
-// with esbuild's default, which keeps the SDK's `import("node:http")` (lib/constructs/bundling.ts, BUNDLE.dynamicImport).
-// The three alternate, so all see the same machine load; CPU medians.
+// requests in fresh processes on Lambda's Node (test/helpers/first-request.ts), the run view once more as bundled with
+// esbuild's default, which keeps the SDK's `import("node:http")` (lib/constructs/bundling.ts, BUNDLE.dynamicImport), and
+// the authorizer, which a cold API request meets first (it refuses a key the store does not hold). They alternate, so
+// all see the same machine load; CPU medians.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -37,21 +38,34 @@ const median = (xs: number[]) => {
 export const ROW_BASELINE = '(baseline: DynamoDB document client)';
 export const ROW_RUN_VIEW = 'GET /v1/runs/{run_id}';
 export const ROW_RUN_VIEW_KEPT = "GET /v1/runs/{run_id}, the SDK's import() kept";
+export const ROW_AUTHORIZER = 'the authorizer (a key the store does not hold)';
+
+/** API Gateway's REQUEST authorizer event: the route's ARN and the two headers it reads. */
+const AUTHORIZER_EVENT = {
+  type: 'REQUEST',
+  methodArn: 'arn:aws:execute-api:us-east-1:123456789012:bench/prod/GET/v1/runs/6f1c7a38-2a4f-4e43-9d5b-0f2f5e8b9a11',
+  headers: { 'x-api-key': `rts_${'a'.repeat(40)}`, 'x-project-id': '0b3f2c1e-9a8d-4c7b-8e6f-5d4c3b2a1908' },
+  requestContext: { requestId: 'first-request' },
+};
 
 export async function benchFirstRequest(runs = 7): Promise<FirstRequestBench> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rts-bench-first-'));
   try {
     const entry = 'functions/http/get-run';
-    const files: [string, string][] = [
-      [ROW_BASELINE, buildBaseline(path.join(dir, 'baseline'))],
-      [ROW_RUN_VIEW, path.join(buildBundles([entry], path.join(dir, 'bundled')).get(entry)!, 'index.js')],
+    const authorizer = 'functions/http/authorizer';
+    const bundled = buildBundles([entry, authorizer], path.join(dir, 'bundled'));
+    const files: [string, string, object | undefined][] = [
+      [ROW_BASELINE, buildBaseline(path.join(dir, 'baseline')), undefined],
+      [ROW_RUN_VIEW, path.join(bundled.get(entry)!, 'index.js'), undefined],
       [
         ROW_RUN_VIEW_KEPT,
         path.join(buildBundles([entry], path.join(dir, 'kept'), { supported: { 'dynamic-import': true } }).get(entry)!, 'index.js'),
+        undefined,
       ],
+      [ROW_AUTHORIZER, path.join(bundled.get(authorizer)!, 'index.js'), AUTHORIZER_EVENT],
     ];
     const samples = new Map(files.map(([name]) => [name, [] as ReturnType<typeof firstRequest>[]]));
-    for (let i = 0; i < runs; i++) for (const [name, file] of files) samples.get(name)!.push(firstRequest(probeNode().path, file, ENV));
+    for (let i = 0; i < runs; i++) for (const [name, file, event] of files) samples.get(name)!.push(firstRequest(probeNode().path, file, ENV, event));
     return {
       node: probeNode().version,
       rows: files.map(([name]) => {
