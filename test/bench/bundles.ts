@@ -6,11 +6,8 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BuildOptions } from 'esbuild';
 import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions, runEsbuild } from '../../lib/constructs/bundling';
-import { nodeBinary } from '../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodeBinary } from '../helpers/node-binary';
 import { formatProfile, profileInit } from './init-profile';
-
-/** The Lambda runtime's major (lib/constructs/service-function.ts deploys NODEJS_22_X). */
-export const LAMBDA_NODE_MAJOR = 22;
 
 /**
  * The Node every cold init is measured on: Lambda's major from the npm registry (cached, as the peer bench and the
@@ -74,7 +71,7 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;

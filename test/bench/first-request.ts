@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from '../../lib/constructs/bundling';
 import { UNDICI, firstRequest } from '../helpers/first-request';
-import { PROBE_ENV, buildBaseline, probeNode } from './bundles';
+import { PROBE_ENV, buildBaseline, median, probeNode } from './bundles';
 
 export interface FirstRequestRow {
   name: string;
@@ -28,12 +28,6 @@ export interface FirstRequestBench {
 
 /** Dummy credentials: the bundles sign requests; the loopback store reads no signature. */
 const ENV = { ...PROBE_ENV, AWS_ACCESS_KEY_ID: 'AKIDBENCH', AWS_SECRET_ACCESS_KEY: 'bench' };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 export const ROW_BASELINE = '(baseline: DynamoDB document client)';
 export const ROW_RUN_VIEW = 'GET /v1/runs/{run_id}';

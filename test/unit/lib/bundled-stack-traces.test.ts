@@ -6,9 +6,8 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT, buildBundles } from '../../../lib/constructs/bundling';
-import { nodeBinary } from '../../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
-const LAMBDA_NODE_MAJOR = 22;
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`bundled stack traces test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
