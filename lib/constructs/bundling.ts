@@ -52,7 +52,9 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  * - a dynamic `import()` becomes a `require()` (`dynamicImport: false`). The SDK's HTTP handler loads `node:http` with
  *   `import()` on its first request, and on Node 22 importing `node:http` as ESM builds a facade that reads every export,
  *   `WebSocket` among them, which loads undici: ~20 ms of CPU in each container's first AWS call, for a client that
- *   never touches fetch. A `require()` of a built-in reads nothing it is not asked for.
+ *   never touches fetch. A `require()` of a built-in reads nothing it is not asked for;
+ * - the built-ins of LAZY_BUILTINS (esbuild-run.js) are required at the first read of one of their exports, not at init:
+ *   middy's core imports `node:stream/web` for streamed responses, which no function uses.
  */
 export const BUNDLE = {
   target: 'node22',

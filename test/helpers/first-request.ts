@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 export interface FirstRequest {
   /** CPU of the bundle's require(), ms. */
   initMs: number;
+  /** Node's built-in modules the bundle's require() loaded (`process.moduleLoadList` entries). */
+  initLoaded: string[];
   /** CPU of the first call of the handler, to its answer, ms. */
   firstMs: number;
   /** CPU of the second call, ms: what the first costs beyond it is first-time work. */
@@ -45,9 +47,11 @@ store.listen(0, '127.0.0.1', async () => {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = 'http://127.0.0.1:' + store.address().port;
   const ms = (c) => (c.user + c.system) / 1e3;
   const context = { awsRequestId: 'first-request', functionName: 'probe', getRemainingTimeInMillis: () => 30000 };
+  const atStart = new Set(process.moduleLoadList);
   let c = process.cpuUsage();
   const { handler } = require(file);
   const initMs = ms(process.cpuUsage(c));
+  const initLoaded = process.moduleLoadList.filter((m) => !atStart.has(m));
   const before = new Set(process.moduleLoadList);
   // A handler may answer by throwing (an authorizer's 401): that is its answer too.
   const call = () => handler(structuredClone(event), context).catch((err) => ({ thrown: String(err && err.message) }));
@@ -60,7 +64,7 @@ store.listen(0, '127.0.0.1', async () => {
   const secondMs = ms(process.cpuUsage(c));
   const status = typeof answer?.statusCode === 'number' ? answer.statusCode : null;
   const thrown = answer?.thrown ?? null;
-  process.stdout.write(JSON.stringify({ initMs, firstMs, secondMs, status, thrown, loaded }));
+  process.stdout.write(JSON.stringify({ initMs, initLoaded, firstMs, secondMs, status, thrown, loaded }));
   store.close();
 });
 `;

@@ -2,7 +2,8 @@
 // uses and nothing else. On Node 22 the SDK's HTTP handler, left to `import("node:http")` on its first request, has Node
 // build an ESM facade of `node:http` that reads every export, `WebSocket` among them, and so loads undici (~20 ms of CPU
 // in each container) for a DynamoDB client that never touches fetch. The bundles turn dynamic imports into require()
-// (lib/constructs/bundling.ts, BUNDLE.dynamicImport); this holds the run view's bundle to it.
+// (lib/constructs/bundling.ts, BUNDLE.dynamicImport); this holds the run view's bundle to it, and to loading no web
+// streams at init (middy's `node:stream/web`, required on first use: LAZY_BUILTINS in lib/constructs/esbuild-run.js).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -39,6 +40,14 @@ describeWithNode('the first request of a bundle (GET /v1/runs/{run_id})', () => 
 
     expect(first.status).toBe(404);
     expect(first.loaded.filter((m) => m === UNDICI || /\bhttp2\b|internal\/modules\/esm\/module_job|worker_threads/.test(m))).toEqual([]);
+  });
+
+  it("loads no web streams at init (middy's import of node:stream/web waits for a read), only the SDK's at its first response", () => {
+    const first = firstRequest((node as { path: string }).path, bundle, LAMBDA_ENV);
+    const webStreams = (list: string[]) => list.filter((m) => /^NativeModule (stream\/web|internal\/webstreams\/)/.test(m));
+
+    expect(webStreams(first.initLoaded)).toEqual([]);
+    expect(webStreams(first.loaded)).not.toContain('NativeModule stream/web');
   });
 
   it('still loads undici when the bundle keeps the dynamic import (the probe sees what it is meant to)', () => {
