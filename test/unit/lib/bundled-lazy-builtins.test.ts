@@ -31,7 +31,9 @@ handler({ which }).then((got) => {
 `;
 
 function probe(bundle: string, which: 'readable' | 'transform'): { atInit: string[]; afterRead: string[]; same: boolean; name: string } {
-  return JSON.parse(execFileSync((node as { path: string }).path, ['-e', PROBE, bundle, which], { encoding: 'utf8', env: { PATH: process.env.PATH } }));
+  return JSON.parse(
+    execFileSync((node as { path: string }).path, ['-e', PROBE, bundle, which], { encoding: 'utf8', env: { PATH: process.env.PATH } }),
+  );
 }
 
 describeWithNode('built-in modules required on first use (node:stream/web)', () => {
