@@ -7,6 +7,26 @@ export const ROOT = join(__dirname, '..', '..');
 /** The word the agent puts in every answer and each contestant checks for. */
 export const CHECK = 'rts-peer-ok';
 
+/** How many agent calls a contestant kept in flight: the time-weighted mean over its window, and the most at once. */
+export interface InFlight {
+  mean: number;
+  peak: number;
+}
+
+/** What a contestant needs of the agent: its URL, its call count, and a window of calls in flight (ended by the function returned). */
+export interface AgentWindow {
+  url: string;
+  calls: () => number;
+  window: () => () => InFlight;
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
 /** The question of case `i`. */
 export const question = (i: number) => `What is ${i} plus ${i}? (case ${i})`;
 

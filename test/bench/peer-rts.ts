@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHECK, ROOT, question, timed } from './peer-common';
+import { CHECK, ROOT, question, timed, type AgentWindow, type InFlight } from './peer-common';
 
 /**
  * One `rts ci run` split at the batch's stored times: the CLI's start to the batch's `created_at` (its start-up and
@@ -174,4 +174,52 @@ export async function timeRtsCi(node: string, svc: RtsService, campaignId: strin
     ms,
     span: { startToCreatedMs: created - startedAt, batchMs: completed - created, completedToExitMs: Math.round(startedAt + ms - completed) },
   };
+}
+
+/** One rts round: a fresh service, the first batch after its start, then the next (warm) one. */
+export interface RtsRound {
+  firstMs: number;
+  warmMs: number;
+  /** CPU seconds of the service process and of its store child during each batch (Linux), else null. */
+  cpu: { service: number; store: number }[] | null;
+  /** Agent calls in flight during each batch. */
+  inFlight: InFlight[];
+  /** Where each batch's time went (first, then warm). */
+  spans: RtsSpan[];
+  /** Answer times of `GET /v1/campaigns/{id}` asked every 100 ms during the warm batch (what a dashboard waits for). */
+  api: ApiTimes | null;
+}
+
+/** A fresh `rts serve` on `node` with its data in `dataDir`, seeded with the cases; its first batch, then its next. */
+export async function rtsRound(node: string, dataDir: string, agent: AgentWindow, cases: number): Promise<RtsRound> {
+  const svc = await startRts(node, dataDir);
+  try {
+    const campaignId = await seedRts(svc, agent.url, cases);
+    // The uploads leave work behind (their trace.created events on the bus): the first batch starts on a settled service.
+    await settle(svc.pid);
+    const before = agent.calls();
+    const c0 = cpuSeconds(svc.pid);
+    let end = agent.window();
+    const first = await timeRtsCi(node, svc, campaignId, cases);
+    const inFlight = [end()];
+    await settle(svc.pid);
+    const c1 = cpuSeconds(svc.pid);
+    end = agent.window();
+    const probe = probeRtsApi(svc, `/v1/campaigns/${campaignId}`);
+    const warm = await timeRtsCi(node, svc, campaignId, cases);
+    inFlight.push(end());
+    const api = await probe();
+    const c2 = cpuSeconds(svc.pid);
+    if (agent.calls() - before !== 2 * cases) throw new Error(`rts made ${agent.calls() - before} agent calls for 2 x ${cases} cases`);
+    const cpu =
+      c0 && c1 && c2
+        ? [
+            { service: c1.self - c0.self, store: c1.children - c0.children },
+            { service: c2.self - c1.self, store: c2.children - c1.children },
+          ]
+        : null;
+    return { firstMs: first.ms, warmMs: warm.ms, cpu, inFlight, spans: [first.span, warm.span], api };
+  } finally {
+    await svc.stop();
+  }
 }
