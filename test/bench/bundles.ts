@@ -8,6 +8,7 @@ import type { BuildOptions } from 'esbuild';
 import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions, runEsbuild } from '../../lib/constructs/bundling';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../helpers/node-binary';
 import { formatProfile, profileInit } from './init-profile';
+import { median } from './median';
 
 /**
  * The Node every cold init is measured on: Lambda's major from the npm registry (cached, as the peer bench and the
@@ -70,12 +71,6 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
-
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** What every measured process gets: module-scope configuration must not throw; nothing is invoked. */
 export const PROBE_ENV = {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from '../../lib/constructs/bundling';
 import { UNDICI, firstRequest } from '../helpers/first-request';
-import { PROBE_ENV, buildBaseline, median, probeNode } from './bundles';
+import { PROBE_ENV, buildBaseline, probeNode } from './bundles';
+import { median } from './median';
 
 export interface FirstRequestRow {
   name: string;

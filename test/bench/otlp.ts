@@ -6,6 +6,7 @@ import { Root, type INamespace } from 'protobufjs';
 import { buildDescriptor } from '../../functions/core/traces/otlp/proto/generate';
 import { otlpTraceUuid } from '../../functions/core/traces/otlp/merge';
 import { startTestService, type TestService } from '../helpers/local-service';
+import { median } from './median';
 
 const REQUEST = Root.fromJSON(buildDescriptor() as INamespace).lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 const T0 = 1_732_233_600_000_000_000n;
@@ -109,8 +110,6 @@ async function post(svc: TestService, body: Buffer, gzip = false): Promise<numbe
   if (res.status !== 200) throw new Error(`export answered ${res.status}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export interface OtlpBench {
   exportBytes: { plain: number; gzip: number };

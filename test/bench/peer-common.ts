@@ -20,13 +20,6 @@ export interface AgentWindow {
   window: () => () => InFlight;
 }
 
-/** The median of `values` (the mean of the middle two for an even count). */
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 /** The question of case `i`. */
 export const question = (i: number) => `What is ${i} plus ${i}? (case ${i})`;
 

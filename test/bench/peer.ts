@@ -19,7 +19,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECK, median, question, timed, type AgentWindow, type InFlight } from './peer-common';
+import { median } from './median';
+import { CHECK, question, timed, type AgentWindow, type InFlight } from './peer-common';
 import { rtsRound, type ApiTimes, type RtsRound, type RtsSpan } from './peer-rts';
 
 export const PROMPTFOO_VERSION = '0.123.1';
