@@ -43,17 +43,17 @@ export async function deliverEvent(deps: DeliveryDeps, event: BusEvent): Promise
   const { envelope } = event;
   const all = await deps.webhooks.listAll(envelope.project_id);
   const targets = recipients(all, envelope.event_type);
+  // No subscriber: nothing to keep, claim or sign (the signed body is built only for an event someone receives).
+  if (targets.length === 0) return { event_id: event.id, event_type: envelope.event_type, results: [] };
   const toDeliver: EventToDeliver = {
     eventId: event.id,
     projectId: envelope.project_id,
     eventType: envelope.event_type,
     body: deliveryBody(envelope),
   };
-  if (targets.length > 0) {
-    // Kept before any claim, so every logged delivery can be sent again (resend, recover) for as long as its entry lives.
-    const expiresAt = epochSeconds(deps.clock.now()) + KEPT_EVENT_TTL_S;
-    await deps.deliveryLog.putEvent(toDeliver.projectId, toDeliver.eventId, { event_type: envelope.event_type, body: toDeliver.body }, expiresAt);
-  }
+  // Kept before any claim, so every logged delivery can be sent again (resend, recover) for as long as its entry lives.
+  const expiresAt = epochSeconds(deps.clock.now()) + KEPT_EVENT_TTL_S;
+  await deps.deliveryLog.putEvent(toDeliver.projectId, toDeliver.eventId, { event_type: envelope.event_type, body: toDeliver.body }, expiresAt);
   const settled = await Promise.allSettled(targets.map((w) => deliverToWebhook(deps, w, toDeliver)));
   const results: WebhookDeliveryResult[] = [];
   const failures: unknown[] = [];

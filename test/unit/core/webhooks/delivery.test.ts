@@ -187,6 +187,20 @@ describe('webhook delivery', () => {
     expect(report.results.map((r) => r.webhook_id)).toEqual(['wh_runs']);
   });
 
+  it('keeps, claims and sends nothing for an event no enabled webhook subscribes to', async () => {
+    const h = harness();
+    h.hook('wh_paused', { is_enabled: false });
+    h.hook('wh_traces', { events: ['trace.created'] });
+
+    const report = await deliverEvent(h.deps, busEvent('run.completed', 'evt-unwanted'));
+
+    expect(report).toEqual({ event_id: 'evt-unwanted', event_type: 'run.completed', results: [] });
+    expect(h.sent).toEqual([]);
+    expect([...h.deliveryLog.events.keys()]).toEqual([]);
+    expect([...h.deliveryLog.claims.keys()]).toEqual([]);
+    expect(h.deliveryLog.entries).toEqual([]);
+  });
+
   it('delivers a bus event retried with the same id only once per webhook', async () => {
     const h = harness();
     h.hook('wh_a');
