@@ -191,8 +191,9 @@ const LAZY_BUILTINS = ['node:stream/web'];
 const lazyBuiltins = {
   name: 'rts-lazy-builtins',
   setup(build) {
-    const filter = new RegExp(`^(${LAZY_BUILTINS.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
-    build.onResolve({ filter }, (args) => (args.namespace === 'rts-lazy-builtin' ? undefined : { path: args.path, namespace: 'rts-lazy-builtin' }));
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      LAZY_BUILTINS.includes(args.path) && args.namespace !== 'rts-lazy-builtin' ? { path: args.path, namespace: 'rts-lazy-builtin' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'rts-lazy-builtin' }, (args) => {
       const names = Object.keys(require(args.path));
       const getters = names.map((n) => `  get ${n}() { return load().${n}; },`);

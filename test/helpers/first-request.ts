@@ -80,5 +80,8 @@ export function firstRequest(node: string, bundle: string, env: Record<string, s
   return JSON.parse(out) as FirstRequest;
 }
 
+/** Node's web streams modules (`node:stream/web` and what it loads), as `process.moduleLoadList` names them. */
+export const WEB_STREAMS = /^NativeModule (stream\/web|internal\/webstreams\/)/;
+
 /** Node's bundled undici (fetch, WebSocket): loaded by a first request only if the bundle asks for it. */
 export const UNDICI = 'NativeModule internal/deps/undici/undici';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { buildBundles, entryFile, esbuildOptions } from '../../../lib/constructs/bundling';
+import { WEB_STREAMS } from '../../helpers/first-request';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
@@ -15,7 +16,6 @@ if ('skip' in node) console.warn(`lazy built-ins test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
 
 const FIXTURE = 'test/fixtures/bundling/reads-stream-web';
-const WEB_STREAMS = /^NativeModule (stream\/web|internal\/webstreams\/)/;
 
 /** Requires the bundle, then calls its handler for `which`: the web streams modules each loaded, and the answer. */
 const PROBE = `
