@@ -54,7 +54,8 @@ export function entryPoints(entries: readonly string[], repos: Map<string, strin
  *   `WebSocket` among them, which loads undici: ~20 ms of CPU in each container's first AWS call, for a client that
  *   never touches fetch. A `require()` of a built-in reads nothing it is not asked for;
  * - the built-ins of LAZY_BUILTINS (esbuild-run.js) are required at the first read of one of their exports, not at init:
- *   middy's core imports `node:stream/web` for streamed responses, which no function uses.
+ *   middy's core imports `node:stream/web` for streamed responses, which no function uses; the stack-trace mapping
+ *   imports `node:module` for a trace formatted after a failure; the X-Ray subsegments `node:dgram` for a sampled call.
  */
 export const BUNDLE = {
   target: 'node22',

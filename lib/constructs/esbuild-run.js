@@ -181,13 +181,19 @@ const re2jsBeside = {
 };
 
 /** Built-in modules a bundle requires on first use of one of their exports instead of at init (see lazyBuiltins). */
-const LAZY_BUILTINS = ['node:stream/web'];
+const LAZY_BUILTINS = ['node:stream/web', 'node:module', 'node:dgram'];
 
-// middy's core imports `node:stream/web` for streamed responses (`streamifyResponse`), which no function uses, and a
-// require() of it loads all of Node's web streams: ~1.9 ms of CPU at every cold start on Node 22. Each LAZY_BUILTINS
-// import resolves to `rts-lazy-builtin:<module>`, an object of getters, one per export of the module, that requires
-// the module at the first read. The SDK reads the global `ReadableStream` on its first response, which loads the part
-// of web streams it uses (~1.2 ms), as it does in a bundle without middy: a cold start saves ~0.8 ms, its init ~1.9.
+// Built-ins a bundle imports for work most containers never do, each loaded at every cold start when required at init:
+// - `node:stream/web`: middy's core imports it for streamed responses (`streamifyResponse`), which no function uses, and
+//   a require() of it loads all of Node's web streams: ~1.9 ms of CPU on Node 22. The SDK reads the global
+//   `ReadableStream` on its first response, which loads the part of web streams it uses (~1.2 ms), as it does in a
+//   bundle without middy: a cold start saves ~0.8 ms, its init ~1.9;
+// - `node:module`: every bundle's stack-trace mapping (functions/adapters/lambda-stack-traces.ts) builds a `SourceMap`
+//   only when a trace is formatted; requiring the module loads the ESM loader's modules with it (~0.4 ms);
+// - `node:dgram`: the X-Ray subsegments (functions/adapters/xray/segments.ts) open their UDP socket at the first sampled
+//   invocation's first subsegment (~0.3 ms; the worker and webhook delivery).
+// Each LAZY_BUILTINS import resolves to `rts-lazy-builtin:<module>`, an object of getters, one per export of the
+// module (as the building Node has it), that requires the module at the first read.
 const lazyBuiltins = {
   name: 'rts-lazy-builtins',
   setup(build) {
@@ -205,7 +211,7 @@ const lazyBuiltins = {
 
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
 const plugins = [wiredEntries, leftOut, re2jsBeside, lazyBuiltins];
-module.exports = { plugins, LEFT_OUT, RE2JS_FILE };
+module.exports = { plugins, LEFT_OUT, LAZY_BUILTINS, RE2JS_FILE };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

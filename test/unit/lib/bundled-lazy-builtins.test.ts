@@ -1,9 +1,10 @@
 // A built-in module of LAZY_BUILTINS (lib/constructs/esbuild-run.js) is required by a bundle at the first read of one of
 // its exports, not at init: middy's core imports `node:stream/web` for streamed responses, which no function uses, and
-// requiring it loads all of Node's web streams at every cold start. Run in fresh processes on the Lambda runtime's Node
-// major, with a fixture that imports from it as middy does.
+// requiring it loads all of Node's web streams at every cold start; the stack-trace mapping imports `node:module` for a
+// trace formatted after a failure, the X-Ray subsegments `node:dgram` for a sampled invocation. Run in fresh processes
+// on the Lambda runtime's Node major, with a fixture that imports from each as the bundles do.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
@@ -15,28 +16,43 @@ const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`lazy built-ins test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
 
-const FIXTURE = 'test/fixtures/bundling/reads-stream-web';
+const FIXTURE = 'test/fixtures/bundling/reads-lazy-builtins';
 
-/** Requires the bundle, then calls its handler for `which`: the web streams modules each loaded, and the answer. */
+/** Each read of the fixture: the module it requires, its export read, and what `process.moduleLoadList` names. */
+const READS = {
+  readable: { module: 'node:stream/web', name: 'ReadableStream', loads: 'NativeModule stream/web' },
+  transform: { module: 'node:stream/web', name: 'TransformStream', loads: 'NativeModule stream/web' },
+  sourceMap: { module: 'node:module', name: 'SourceMap', loads: 'NativeModule module' },
+  createSocket: { module: 'node:dgram', name: 'createSocket', loads: 'NativeModule dgram' },
+} as const;
+type Which = keyof typeof READS;
+
+/** Node's modules of the three built-ins (and what they load), as `process.moduleLoadList` names them. */
+const LAZY_LOADS = new RegExp(`${WEB_STREAMS.source}|^NativeModule (module|dgram|internal/dgram|internal/modules/esm/)`);
+
+/** Requires the bundle, then calls its handler for `which`: the modules of the three loaded at init and after, and the answer. */
 const PROBE = `
 const before = new Set(process.moduleLoadList);
-const loaded = () => process.moduleLoadList.filter((m) => !before.has(m) && ${WEB_STREAMS}.test(m));
-const [file, which] = process.argv.slice(1);
+const loaded = () => process.moduleLoadList.filter((m) => !before.has(m) && ${LAZY_LOADS}.test(m));
+const [file, which, builtin, name] = process.argv.slice(2);
 const { handler } = require(file);
 const atInit = loaded();
 handler({ which }).then((got) => {
-  const real = require('node:stream/web')[which === 'readable' ? 'ReadableStream' : 'TransformStream'];
-  process.stdout.write(JSON.stringify({ atInit, afterRead: loaded(), same: got === real, name: got.name }));
+  process.stdout.write(JSON.stringify({ atInit, afterRead: loaded(), same: got === require(builtin)[name] }));
 });
 `;
 
-function probe(bundle: string, which: 'readable' | 'transform'): { atInit: string[]; afterRead: string[]; same: boolean; name: string } {
+/** Runs PROBE from a file: `node -e` loads `node:module` itself before the code it evaluates. */
+function probe(dir: string, bundle: string, which: Which): { atInit: string[]; afterRead: string[]; same: boolean } {
+  const { module, name } = READS[which];
+  const file = path.join(dir, 'probe.cjs');
+  writeFileSync(file, PROBE);
   return JSON.parse(
-    execFileSync((node as { path: string }).path, ['-e', PROBE, bundle, which], { encoding: 'utf8', env: { PATH: process.env.PATH } }),
+    execFileSync((node as { path: string }).path, [file, bundle, which, module, name], { encoding: 'utf8', env: { PATH: process.env.PATH } }),
   );
 }
 
-describeWithNode('built-in modules required on first use (node:stream/web)', () => {
+describeWithNode('built-in modules required on first use (node:stream/web, node:module, node:dgram)', () => {
   let dir: string;
   let bundle: string;
 
@@ -46,21 +62,28 @@ describeWithNode('built-in modules required on first use (node:stream/web)', () 
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('are not loaded at init, and an import read later is the module export itself', () => {
-    for (const which of ['readable', 'transform'] as const) {
-      const got = probe(bundle, which);
+  it.each(Object.keys(READS) as Which[])('are not loaded at init, and an import read later is the module export itself: %s', (which) => {
+    const got = probe(dir, bundle, which);
 
-      expect(got.atInit).toEqual([]);
-      expect(got.afterRead).toContain('NativeModule stream/web');
-      expect(got).toMatchObject({ same: true, name: which === 'readable' ? 'ReadableStream' : 'TransformStream' });
+    expect(got.atInit).toEqual([]);
+    expect(got.afterRead).toContain(READS[which].loads);
+    expect(got.same).toBe(true);
+  });
+
+  it('leave no require() of theirs at the top level of the bundle', () => {
+    const code = readFileSync(bundle, 'utf8');
+
+    for (const module of new Set(Object.values(READS).map((r) => r.module))) {
+      expect(code).not.toMatch(new RegExp(`[=,]require\\("${module.replace('/', '\\/')}"\\)[,;]`));
     }
-    expect(readFileSync(bundle, 'utf8')).not.toMatch(/^[^\n]*=require\("node:stream\/web"\)[,;]/m);
   });
 
   it("load at init in esbuild's own bundle of the fixture (the probe sees what it is meant to)", () => {
     const eager = path.join(dir, 'eager.js');
     buildSync({ ...esbuildOptions(), entryPoints: [entryFile(FIXTURE)], outfile: eager, sourcemap: false, logLevel: 'silent' });
 
-    expect(probe(eager, 'readable').atInit).toContain('NativeModule stream/web');
+    const atInit = probe(dir, eager, 'readable').atInit;
+
+    for (const { loads } of Object.values(READS)) expect(atInit).toContain(loads);
   });
 });

@@ -10,9 +10,10 @@ import * as stubs from '../../../functions/adapters/lambda-stubs';
 import { routes } from '../../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { plugins, LEFT_OUT } = require('../../../lib/constructs/esbuild-run.js') as {
+const { plugins, LEFT_OUT, LAZY_BUILTINS } = require('../../../lib/constructs/esbuild-run.js') as {
   plugins: import('esbuild').Plugin[];
   LEFT_OUT: { name: string; file: RegExp }[];
+  LAZY_BUILTINS: string[];
 };
 
 const FIXTURE = 'test/fixtures/bundling/reads-by-name';
@@ -228,6 +229,16 @@ describe('bundles', () => {
 
     expect(Object.values(metafile.outputs).some((o) => o.imports.some((i) => i.path === 'node:http' && i.kind === 'require-call'))).toBe(true);
     expect(dynamic).toEqual([]);
+  });
+
+  it('require the built-ins of LAZY_BUILTINS from their getters alone (bundled-lazy-builtins.test.ts)', () => {
+    const requiredBy = (module: string) =>
+      Object.entries(metafile.inputs)
+        .filter(([, input]) => input.imports.some((i) => i.path === module && i.external))
+        .map(([file]) => file);
+
+    expect(LAZY_BUILTINS).toEqual(expect.arrayContaining(['node:stream/web', 'node:module', 'node:dgram']));
+    for (const module of LAZY_BUILTINS) expect(requiredBy(module)).toEqual([`rts-lazy-builtin:${module}`]);
   });
 
   it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for), in a file beside', () => {
