@@ -3,6 +3,7 @@
 // row names before its handler module loads; the SDK modules no function runs, left out (LEFT_OUT), with the parts of
 // re2js it never reaches (trim-re2js.js), which goes into a file of its own beside the bundles that require it; and the
 // built-ins required on first use (LAZY_BUILTINS).
+const { readFileSync } = require('node:fs');
 const { readFile, writeFile } = require('node:fs/promises');
 const path = require('node:path');
 const { withoutUnusedRe2js } = require('./trim-re2js');
@@ -192,26 +193,50 @@ const LAZY_BUILTINS = ['node:stream/web', 'node:module', 'node:dgram'];
 //   only when a trace is formatted; requiring the module loads the ESM loader's modules with it (~0.4 ms);
 // - `node:dgram`: the X-Ray subsegments (functions/adapters/xray/segments.ts) open their UDP socket at the first sampled
 //   invocation's first subsegment (~0.3 ms; the worker and webhook delivery).
-// Each LAZY_BUILTINS import resolves to `rts-lazy-builtin:<module>`, an object of getters, one per export of the
-// module (as the building Node has it), that requires the module at the first read.
+// Each LAZY_BUILTINS import resolves to `rts-lazy-builtin:<module>#<names>`, an object of getters, one per name, that
+// requires the module at the first read. The names are those the importer imports (`import { a, b as c } from`, types
+// left out), so a bundle carries a getter for each export it reads; an importer that takes the module otherwise (a
+// default or namespace import, a require()) gets one for every export of the module, as the building Node has it.
 const lazyBuiltins = {
   name: 'rts-lazy-builtins',
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, (args) =>
-      LAZY_BUILTINS.includes(args.path) && args.namespace !== 'rts-lazy-builtin' ? { path: args.path, namespace: 'rts-lazy-builtin' } : undefined,
-    );
+    build.onResolve({ filter: /^node:/ }, (args) => {
+      if (!LAZY_BUILTINS.includes(args.path) || args.namespace === 'rts-lazy-builtin') return undefined;
+      const names = args.kind === 'import-statement' ? namedImports(readFileSync(args.importer, 'utf8'), args.path) : null;
+      return { path: `${args.path}#${names ? names.join(',') : '*'}`, namespace: 'rts-lazy-builtin' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'rts-lazy-builtin' }, (args) => {
-      const names = Object.keys(require(args.path));
+      const [module, list] = args.path.split('#');
+      const names = list === '*' ? Object.keys(require(module)) : list.split(',');
       const getters = names.map((n) => `  get ${n}() { return load().${n}; },`);
-      const contents = [`const load = () => require(${JSON.stringify(args.path)});`, 'module.exports = {', ...getters, '};'].join('\n');
+      const contents = [`const load = () => require(${JSON.stringify(module)});`, 'module.exports = {', ...getters, '};'].join('\n');
       return { contents, loader: 'js' };
     });
   },
 };
 
+/** An import statement with a `from` clause: what it imports (group 1) and from where (group 3). */
+const IMPORT_FROM = /\bimport\s*([^'";]*?)\s*from\s*(['"])([^'"]+)\2/g;
+
+/**
+ * The names `source` imports from `specifier` with `import { a, b as c } from`, sorted, type-only ones left out; null
+ * when it imports the module any other way (a default or namespace import, an `import type`), with no such statement,
+ * or with a clause this does not read (a comment in it): the module then gets a getter for every export.
+ */
+function namedImports(source, specifier) {
+  const clauses = [...source.matchAll(IMPORT_FROM)].filter((m) => m[3] === specifier).map((m) => m[1]);
+  if (clauses.length === 0 || !clauses.every((c) => /^\{[^}]*\}$/.test(c))) return null;
+  const names = clauses
+    .flatMap((c) => c.slice(1, -1).split(','))
+    .map((n) => n.trim())
+    .filter((n) => n && !/^type\s/.test(n))
+    .map((n) => n.split(/\s+as\s+/)[0]);
+  return names.length > 0 && names.every((n) => /^[A-Za-z_$][\w$]*$/.test(n)) ? [...new Set(names)].sort() : null;
+}
+
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
 const plugins = [wiredEntries, leftOut, re2jsBeside, lazyBuiltins];
-module.exports = { plugins, LEFT_OUT, LAZY_BUILTINS, RE2JS_FILE };
+module.exports = { plugins, LEFT_OUT, LAZY_BUILTINS, RE2JS_FILE, namedImports };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

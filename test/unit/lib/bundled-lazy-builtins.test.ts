@@ -12,6 +12,11 @@ import { buildBundles, entryFile, esbuildOptions } from '../../../lib/constructs
 import { WEB_STREAMS } from '../../helpers/first-request';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { namedImports } = require('../../../lib/constructs/esbuild-run.js') as {
+  namedImports: (source: string, specifier: string) => string[] | null;
+};
+
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
 if ('skip' in node) console.warn(`lazy built-ins test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
@@ -85,5 +90,26 @@ describeWithNode('built-in modules required on first use (node:stream/web, node:
     const atInit = probe(dir, eager, 'readable').atInit;
 
     for (const { loads } of Object.values(READS)) expect(atInit).toContain(loads);
+  });
+});
+
+describe('the names a lazy built-in gets getters for (namedImports)', () => {
+  it.each([
+    ["import { createSocket, type Socket } from 'node:dgram';", 'node:dgram', ['createSocket']],
+    ['import{TransformStream,ReadableStream as R}from"node:stream/web"', 'node:stream/web', ['ReadableStream', 'TransformStream']],
+    ['import { a } from "x";\nimport {\n  SourceMap,\n} from "node:module";', 'node:module', ['SourceMap']],
+    ['import { SourceMap } from "node:module";\nimport { findSourceMap } from "node:module";', 'node:module', ['SourceMap', 'findSourceMap']],
+  ])('are those of its named imports: %j', (source, specifier, names) => {
+    expect(namedImports(source, specifier)).toEqual(names);
+  });
+
+  it.each([
+    ['a namespace import', 'import * as dgram from "node:dgram";'],
+    ['a default import beside named ones', 'import dgram, { createSocket } from "node:dgram";'],
+    ['a require()', 'const dgram = require("node:dgram");'],
+    ['a comment in the clause', 'import { createSocket, // the socket\n Socket } from "node:dgram";'],
+    ['an import of another module only', 'import { createSocket } from "node:dgram2";'],
+  ])('are every export of the module for %s (null)', (_, source) => {
+    expect(namedImports(source, 'node:dgram')).toBeNull();
   });
 });

@@ -238,7 +238,12 @@ describe('bundles', () => {
         .map(([file]) => file);
 
     expect(LAZY_BUILTINS).toEqual(expect.arrayContaining(['node:stream/web', 'node:module', 'node:dgram']));
-    for (const module of LAZY_BUILTINS) expect(requiredBy(module)).toEqual([`rts-lazy-builtin:${module}`]);
+    // Each with a getter for the names its importers import (middy's core, ours), not one per export of the module.
+    for (const module of LAZY_BUILTINS) {
+      expect(requiredBy(module)).toEqual([expect.stringMatching(new RegExp(`^rts-lazy-builtin:${module}#[A-Za-z,]+$`))]);
+    }
+    expect(requiredBy('node:module')).toEqual(['rts-lazy-builtin:node:module#SourceMap']);
+    expect(requiredBy('node:dgram')).toEqual(['rts-lazy-builtin:node:dgram#createSocket']);
   });
 
   it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for), in a file beside', () => {
