@@ -78,8 +78,9 @@ describeWithNode('built-in modules required on first use (node:stream/web, node:
   it('leave no require() of theirs at the top level of the bundle', () => {
     const code = readFileSync(bundle, 'utf8');
 
+    // The getters require it in an arrow function (`()=>require(...)`); a top-level one is assigned (`x=require(...)`).
     for (const module of new Set(Object.values(READS).map((r) => r.module))) {
-      expect(code).not.toMatch(new RegExp(`[=,]require\\("${module.replace('/', '\\/')}"\\)[,;]`));
+      for (const before of ['=', ',']) expect(code).not.toContain(`${before}require("${module}")`);
     }
   });
 
