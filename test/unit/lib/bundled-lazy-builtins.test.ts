@@ -47,28 +47,29 @@ handler({ which }).then((got) => {
 });
 `;
 
-/** Runs PROBE from a file: `node -e` loads `node:module` itself before the code it evaluates. */
-function probe(dir: string, bundle: string, which: Which): { atInit: string[]; afterRead: string[]; same: boolean } {
+/** Runs PROBE, written to `probeFile` (not `node -e`, which loads `node:module` itself before the code it evaluates). */
+function probe(probeFile: string, bundle: string, which: Which): { atInit: string[]; afterRead: string[]; same: boolean } {
   const { module, name } = READS[which];
-  const file = path.join(dir, 'probe.cjs');
-  writeFileSync(file, PROBE);
   return JSON.parse(
-    execFileSync((node as { path: string }).path, [file, bundle, which, module, name], { encoding: 'utf8', env: { PATH: process.env.PATH } }),
+    execFileSync((node as { path: string }).path, [probeFile, bundle, which, module, name], { encoding: 'utf8', env: { PATH: process.env.PATH } }),
   );
 }
 
 describeWithNode('built-in modules required on first use (node:stream/web, node:module, node:dgram)', () => {
   let dir: string;
   let bundle: string;
+  let probeFile: string;
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'rts-lazy-builtins-'));
     bundle = path.join(buildBundles([FIXTURE], dir).get(FIXTURE)!, 'index.js');
+    probeFile = path.join(dir, 'probe.cjs');
+    writeFileSync(probeFile, PROBE);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(Object.keys(READS) as Which[])('are not loaded at init, and an import read later is the module export itself: %s', (which) => {
-    const got = probe(dir, bundle, which);
+    const got = probe(probeFile, bundle, which);
 
     expect(got.atInit).toEqual([]);
     expect(got.afterRead).toContain(READS[which].loads);
@@ -88,7 +89,7 @@ describeWithNode('built-in modules required on first use (node:stream/web, node:
     const eager = path.join(dir, 'eager.js');
     buildSync({ ...esbuildOptions(), entryPoints: [entryFile(FIXTURE)], outfile: eager, sourcemap: false, logLevel: 'silent' });
 
-    const atInit = probe(dir, eager, 'readable').atInit;
+    const atInit = probe(probeFile, eager, 'readable').atInit;
 
     for (const { loads } of Object.values(READS)) expect(atInit).toContain(loads);
   });
