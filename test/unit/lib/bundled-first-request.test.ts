@@ -4,11 +4,10 @@
 // in each container) for a DynamoDB client that never touches fetch. The bundles turn dynamic imports into require()
 // (lib/constructs/bundling.ts, BUNDLE.dynamicImport); this holds the run view's bundle to it, and to loading no web
 // streams at init (middy's `node:stream/web`, required on first use: LAZY_BUILTINS in lib/constructs/esbuild-run.js).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from '../../../lib/constructs/bundling';
 import { UNDICI, WEB_STREAMS, firstRequest } from '../../helpers/first-request';
+import { useFixtureBundle } from '../../helpers/fixture-bundle';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
@@ -26,24 +25,17 @@ const LAMBDA_ENV = {
 };
 
 describeWithNode('the first request of a bundle (GET /v1/runs/{run_id})', () => {
-  let dir: string;
-  let bundle: string;
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rts-first-request-'));
-    bundle = path.join(buildBundles(['functions/http/get-run'], dir).get('functions/http/get-run')!, 'index.js');
-  }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const built = useFixtureBundle('functions/http/get-run', 'first-request');
 
   it('is answered (404: the store holds no such run) without loading undici, HTTP/2 or the ESM loader', () => {
-    const first = firstRequest((node as { path: string }).path, bundle, LAMBDA_ENV);
+    const first = firstRequest((node as { path: string }).path, built.bundle, LAMBDA_ENV);
 
     expect(first.status).toBe(404);
     expect(first.loaded.filter((m) => m === UNDICI || /\bhttp2\b|internal\/modules\/esm\/module_job|worker_threads/.test(m))).toEqual([]);
   });
 
   it("loads no web streams at init (middy's import of node:stream/web waits for a read), only the SDK's at its first response", () => {
-    const first = firstRequest((node as { path: string }).path, bundle, LAMBDA_ENV);
+    const first = firstRequest((node as { path: string }).path, built.bundle, LAMBDA_ENV);
     const webStreams = (list: string[]) => list.filter((m) => WEB_STREAMS.test(m));
 
     expect(webStreams(first.initLoaded)).toEqual([]);
@@ -52,7 +44,9 @@ describeWithNode('the first request of a bundle (GET /v1/runs/{run_id})', () => 
 
   it('still loads undici when the bundle keeps the dynamic import (the probe sees what it is meant to)', () => {
     const kept = path.join(
-      buildBundles(['functions/http/get-run'], path.join(dir, 'kept'), { supported: { 'dynamic-import': true } }).get('functions/http/get-run')!,
+      buildBundles(['functions/http/get-run'], path.join(built.dir, 'kept'), { supported: { 'dynamic-import': true } }).get(
+        'functions/http/get-run',
+      )!,
       'index.js',
     );
 

@@ -4,11 +4,11 @@
 // trace formatted after a failure, the X-Ray subsegments `node:dgram` for a sampled invocation. Run in fresh processes
 // on the Lambda runtime's Node major, with a fixture that imports from each as the bundles do.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import { buildBundles, entryFile, esbuildOptions } from '../../../lib/constructs/bundling';
+import { entryFile, esbuildOptions } from '../../../lib/constructs/bundling';
+import { useFixtureBundle } from '../../helpers/fixture-bundle';
 import { WEB_STREAMS } from '../../helpers/first-request';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
@@ -56,20 +56,11 @@ function probe(probeFile: string, bundle: string, which: Which): { atInit: strin
 }
 
 describeWithNode('built-in modules required on first use (node:stream/web, node:module, node:dgram)', () => {
-  let dir: string;
-  let bundle: string;
-  let probeFile: string;
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rts-lazy-builtins-'));
-    bundle = path.join(buildBundles([FIXTURE], dir).get(FIXTURE)!, 'index.js');
-    probeFile = path.join(dir, 'probe.cjs');
-    writeFileSync(probeFile, PROBE);
-  }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const built = useFixtureBundle(FIXTURE, 'lazy-builtins', { 'probe.cjs': PROBE });
+  const probeFile = () => path.join(built.dir, 'probe.cjs');
 
   it.each(Object.keys(READS) as Which[])('are not loaded at init, and an import read later is the module export itself: %s', (which) => {
-    const got = probe(probeFile, bundle, which);
+    const got = probe(probeFile(), built.bundle, which);
 
     expect(got.atInit).toEqual([]);
     expect(got.afterRead).toContain(READS[which].loads);
@@ -77,7 +68,7 @@ describeWithNode('built-in modules required on first use (node:stream/web, node:
   });
 
   it('leave no require() of theirs at the top level of the bundle', () => {
-    const code = readFileSync(bundle, 'utf8');
+    const code = readFileSync(built.bundle, 'utf8');
 
     // The getters require it in an arrow function (`()=>require(...)`); a top-level one is assigned (`x=require(...)`).
     for (const module of new Set(Object.values(READS).map((r) => r.module))) {
@@ -86,10 +77,10 @@ describeWithNode('built-in modules required on first use (node:stream/web, node:
   });
 
   it("load at init in esbuild's own bundle of the fixture (the probe sees what it is meant to)", () => {
-    const eager = path.join(dir, 'eager.js');
+    const eager = path.join(built.dir, 'eager.js');
     buildSync({ ...esbuildOptions(), entryPoints: [entryFile(FIXTURE)], outfile: eager, sourcemap: false, logLevel: 'silent' });
 
-    const atInit = probe(probeFile, eager, 'readable').atInit;
+    const atInit = probe(probeFile(), eager, 'readable').atInit;
 
     for (const { loads } of Object.values(READS)) expect(atInit).toContain(loads);
   });

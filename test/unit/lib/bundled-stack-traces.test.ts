@@ -2,10 +2,10 @@
 // source map only when a trace is formatted, never at init (functions/adapters/lambda-stack-traces.ts, installed first
 // by every bundle's generated entry). Run in fresh processes on the Lambda runtime's Node major.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync } from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, buildBundles } from '../../../lib/constructs/bundling';
+import { REPO_ROOT } from '../../../lib/constructs/bundling';
+import { useFixtureBundle } from '../../helpers/fixture-bundle';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
@@ -74,17 +74,10 @@ const probe = (bundle: string, flags: string[] = [], mode = ''): Probe =>
   ) as Probe;
 
 describeWithNode('stack traces of a bundle', () => {
-  let dir: string;
-  let bundle: string;
-
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rts-stack-traces-'));
-    bundle = path.join(buildBundles([FIXTURE], dir).get(FIXTURE)!, 'index.js');
-  }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const built = useFixtureBundle(FIXTURE, 'stack-traces');
 
   it('name the sources, functions, lines and columns; the map is read once, when the first trace is formatted', () => {
-    const got = probe(bundle);
+    const got = probe(built.bundle);
 
     expect(got.stack.split('\n').slice(0, 3)).toEqual([
       'RefundRefused: refund of o-1 refused',
@@ -98,21 +91,21 @@ describeWithNode('stack traces of a bundle', () => {
   });
 
   it("are what Node's own --enable-source-maps prints for the same failure", () => {
-    const got = probe(bundle, ['--enable-source-maps'], 'native');
+    const got = probe(built.bundle, ['--enable-source-maps'], 'native');
 
     expect(got.native).toContain(`${SOURCE}:8:9`);
     expect(got.second.split('\n').slice(0, 4)).toEqual(got.native!.split('\n').slice(0, 4));
   });
 
   it("keep the bundle positions when the map is gone, and a header when the error cannot name itself (V8's own would throw)", () => {
-    renameSync(`${bundle}.map`, `${bundle}.map.away`);
+    renameSync(`${built.bundle}.map`, `${built.bundle}.map.away`);
     try {
-      const got = probe(bundle);
+      const got = probe(built.bundle);
 
-      expect(got.stack.split('\n')[1]).toMatch(new RegExp(`^ {4}at \\w+ \\(${bundle.replace(/[.]/g, '\\.')}:\\d+:\\d+\\)$`));
+      expect(got.stack.split('\n')[1]).toMatch(new RegExp(`^ {4}at \\w+ \\(${built.bundle.replace(/[.]/g, '\\.')}:\\d+:\\d+\\)$`));
       expect(got.odd).toBe('<error>');
     } finally {
-      renameSync(`${bundle}.map.away`, `${bundle}.map`);
+      renameSync(`${built.bundle}.map.away`, `${built.bundle}.map`);
     }
   });
 });

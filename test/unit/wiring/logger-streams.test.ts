@@ -4,10 +4,8 @@
 // Run in fresh processes (each stream is created once per process) with stdout and stderr pipes, as the bundles run.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from '../../../lib/constructs/bundling';
+import { useFixtureBundle } from '../../helpers/fixture-bundle';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
 const FIXTURE = 'test/fixtures/logging/lazy-streams';
@@ -60,21 +58,21 @@ if ('skip' in lambdaNode) console.warn(`logger streams test on Node ${LAMBDA_NOD
 else nodes.push([`Node ${lambdaNode.version}`, lambdaNode.path]);
 
 describe.each(nodes)('the logger on %s', (_, node) => {
-  let dir: string;
-  let bundle: string;
-  let probeFile: string;
+  const built = useFixtureBundle(FIXTURE, 'logger-streams', { 'probe.cjs': PROBE });
 
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rts-logger-streams-'));
-    bundle = path.join(buildBundles([FIXTURE], dir).get(FIXTURE)!, 'index.js');
-    probeFile = path.join(dir, 'probe.cjs');
-    writeFileSync(probeFile, PROBE);
-  }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function run(which: 'ours' | 'stock', env: NodeJS.ProcessEnv = {}): Run {
-    const r = spawnSync(node, [probeFile, bundle, which], { env: { ...ENV, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  /** One run of PROBE in a fresh process, stdout, stderr and fd 3 pipes. */
+  function probe(which: 'ours' | 'stock', env: NodeJS.ProcessEnv = {}) {
+    const r = spawnSync(node, [path.join(built.dir, 'probe.cjs'), built.bundle, which], {
+      env: { ...ENV, ...env },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     if (r.status !== 0) throw new Error(`probe exited ${r.status}: ${r.stderr}`);
+    return r;
+  }
+
+  function run(which: 'ours' | 'stock'): Run {
+    const r = probe(which);
     return { reads: JSON.parse(r.output[3] as string), stdout: linesOf(r.stdout), stderr: linesOf(r.stderr) };
   }
 
@@ -106,11 +104,7 @@ describe.each(nodes)('the logger on %s', (_, node) => {
 
   it("writes the stock Logger's lines in Powertools' dev mode (the global console)", () => {
     const raw = (which: 'ours' | 'stock') => {
-      const r = spawnSync(node, [probeFile, bundle, which], {
-        env: { ...ENV, POWERTOOLS_DEV: 'true' },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      });
+      const r = probe(which, { POWERTOOLS_DEV: 'true' });
       const untimed = (text: string) => text.replace(/"timestamp": "[^"]+"/g, '"timestamp": "-"');
       return { stdout: untimed(r.stdout), stderr: untimed(r.stderr) };
     };
@@ -128,7 +122,7 @@ describe.each(nodes)('the logger on %s', (_, node) => {
     const script = `const m = require(process.argv[1]); const log = process.argv[2] === 'ours' ? m.logger : m.stock();
       let i = 0; const t = setInterval(() => { log.info('line ' + i); if (++i === 50) clearInterval(t); }, 2);`;
     const ending = async (which: string) => {
-      const child = spawn(node, ['-e', script, bundle, which], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node, ['-e', script, built.bundle, which], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.destroy();
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
