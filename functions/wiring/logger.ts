@@ -29,7 +29,7 @@ function standardStream(name: 'stdout' | 'stderr'): NodeJS.WritableStream {
 
 /**
  * Powertools' Logger, whose Console reaches process.stdout and process.stderr at the first line written. Powertools
- * builds its Console on both streams when the logger is constructed, so every cold start created them (~2 ms of CPU on
+ * builds its Console on both streams when the logger is constructed, so every cold start created them (~1-2 ms of CPU on
  * Lambda's Node 22 with stdout a pipe), though an HTTP function's request writes no line unless something fails.
  */
 class LazyStreamsLogger extends Logger {}

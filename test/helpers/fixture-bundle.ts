@@ -24,6 +24,6 @@ export function useFixtureBundle(fixture: string, prefix: string, files: Record<
     built.bundle = path.join(buildBundles([fixture], built.dir).get(fixture)!, 'index.js');
     for (const [name, text] of Object.entries(files)) writeFileSync(path.join(built.dir, name), text);
   }, 120_000);
-  afterAll(() => rmSync(built.dir, { recursive: true, force: true }));
+  afterAll(() => built.dir && rmSync(built.dir, { recursive: true, force: true }));
   return built;
 }
