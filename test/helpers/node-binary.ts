@@ -88,3 +88,17 @@ export function nodeBinary(major: number, cacheRoot = path.join(REPO_ROOT, 'node
   if (reported !== `v${version}`) throw new Error(`${bin} reports ${reported}, expected v${version}`);
   return { path: bin, version };
 }
+
+/**
+ * The Nodes a test runs a fixture on, as `describe.each` rows (label, binary): this one, then each of `majors` the
+ * registry has (a major it lacks is left out with a warning naming `test`).
+ */
+export function nodesToTest(test: string, majors: readonly number[]): [string, string][] {
+  const nodes: [string, string][] = [[`this Node (${process.version})`, process.execPath]];
+  for (const major of majors) {
+    const found = nodeBinary(major);
+    if ('path' in found) nodes.push([`Node ${found.version}`, found.path]);
+    else console.warn(`${test} on Node ${major} skipped: ${found.skip}`);
+  }
+  return nodes;
+}

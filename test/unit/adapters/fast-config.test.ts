@@ -4,7 +4,7 @@
 // store's endpoint (its client is built without signing) and with AWS's.
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodesToTest } from '../../helpers/node-binary';
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'adapters', 'client-configs.ts');
 
@@ -25,12 +25,7 @@ function configs(node: string, env: Record<string, string>): Record<'dynamodb' |
 }
 
 // This Node, Lambda's, and the next (the service must run on 22 and 24 too).
-const nodes: [string, string][] = [[`this Node (${process.version})`, process.execPath]];
-for (const major of [LAMBDA_NODE_MAJOR, 24]) {
-  const found = nodeBinary(major);
-  if ('path' in found) nodes.push([`Node ${found.version}`, found.path]);
-  else console.warn(`fast-config test on Node ${major} skipped: ${found.skip}`);
-}
+const nodes = nodesToTest('fast-config test', [LAMBDA_NODE_MAJOR, 24]);
 
 describe.each(nodes)('AWS client configs on %s', (_name, node) => {
   it.each([

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { useFixtureBundle } from '../../helpers/fixture-bundle';
-import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
+import { LAMBDA_NODE_MAJOR, nodesToTest } from '../../helpers/node-binary';
 
 const FIXTURE = 'test/fixtures/logging/lazy-streams';
 
@@ -52,10 +52,7 @@ const linesOf = (text: string): Record<string, unknown>[] =>
       return rest;
     });
 
-const nodes: [string, string][] = [[`this Node (${process.version})`, process.execPath]];
-const lambdaNode = nodeBinary(LAMBDA_NODE_MAJOR);
-if ('skip' in lambdaNode) console.warn(`logger streams test on Node ${LAMBDA_NODE_MAJOR} skipped: ${lambdaNode.skip}`);
-else nodes.push([`Node ${lambdaNode.version}`, lambdaNode.path]);
+const nodes = nodesToTest('logger streams test', [LAMBDA_NODE_MAJOR]);
 
 describe.each(nodes)('the logger on %s', (_, node) => {
   const built = useFixtureBundle(FIXTURE, 'logger-streams', { 'probe.cjs': PROBE });
