@@ -67,6 +67,32 @@ async function startAgent(args: string[], port: number, env: NodeJS.ProcessEnv):
   }
 }
 
+/** Stops the demo agent and waits until its port is free again. */
+async function stopAgent(agent: ChildProcess): Promise<void> {
+  if (agent.exitCode !== null || agent.signalCode !== null) return;
+  const exited = new Promise((resolve) => agent.once('exit', resolve));
+  agent.kill('SIGTERM');
+  await exited;
+}
+
+/** A documented `export A=x B=y` line as variables, its placeholders the running service's values. */
+function exported(line: string, baseUrl: string, dataDir: string): Record<string, string> {
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_id: string; api_key: string };
+  const values: Record<string, string> = { 'http://127.0.0.1:8787': baseUrl, '<project id>': credentials.project_id, '<API key>': credentials.api_key };
+  expect(line).toMatch(/^export( [A-Z_]+=(<[a-zA-Z ]+>|\S+))+$/);
+  return Object.fromEntries(
+    [...line.matchAll(/([A-Z_]+)=(<[a-zA-Z ]+>|\S+)/g)].map(([, name, value]) => {
+      expect([name, value in values]).toEqual([name, true]);
+      return [name, values[value]];
+    }),
+  );
+}
+
+/** A terminal outside any CI system: `rts ci run` derives nothing from the pipeline running this test. */
+function ciFree(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(CI|CI_.*|GITHUB_.*)$/.test(k)));
+}
+
 describe('the quick start (docs/getting-started.md)', () => {
   const tour = blocksOf('docs/getting-started.md', '## A five-minute tour');
   const readme = blocksOf('README.md', '## A five-minute tour');
@@ -79,7 +105,7 @@ describe('the quick start (docs/getting-started.md)', () => {
 
   it('runs as written: a fresh data folder, the demo agent, apply, a run that prints the documented report', async () => {
     // Prepare: the commands of the shell block.
-    expect(tour.map((b) => b.lang)).toEqual(['sh', '', '', '']);
+    expect(tour.map((b) => b.lang)).toEqual(['sh', '', '', '', 'sh', '']);
     const commands = tour[0].text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
     expect(commands.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
       'npm start',
@@ -87,6 +113,13 @@ describe('the quick start (docs/getting-started.md)', () => {
       'npx rts apply',
       'npx rts runs',
       'npx rts runs',
+    ]);
+    const guarded = tour[4].text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    expect(guarded.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
+      'npx rts demo-agent',
+      'npx rts runs',
+      'export RTS_API_URL=http://127.0.0.1:8787 RTS_PROJECT_ID=<project',
+      'npx rts ci',
     ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'rts-quickstart-'));
     const agentPort = await freePort();
@@ -105,6 +138,11 @@ describe('the quick start (docs/getting-started.md)', () => {
       const again = await run(words(commands[2]).slice(2), env);
       const report = await run(words(commands[3]).slice(2), env);
       const overMcp = await run(words(commands[4]).slice(2), env);
+      // The guarded agent on the same port, step 3's run again, and the gate with the three values exported.
+      await stopAgent(agent);
+      agent = await startAgent(words(guarded[0]).slice(2), agentPort, env);
+      const guardedReport = await run(words(guarded[1]).slice(2), env);
+      const gate = await run(words(guarded[3]).slice(2), { ...ciFree(env), ...exported(guarded[2], service.url, dataDir) });
       // Assess
       expect([applied.code, applied.err]).toEqual([0, '']);
       expect(applied.out.trimEnd()).toMatch(documented(tour[1].text.trimEnd(), service.url));
@@ -114,8 +152,13 @@ describe('the quick start (docs/getting-started.md)', () => {
       expect([overMcp.code, overMcp.err]).toEqual([0, expect.stringContaining('already there')]);
       expect(overMcp.out.trimEnd()).toMatch(documented(tour[3].text.trimEnd(), service.url));
       expect(report.out).not.toContain(JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).api_key);
+      const summary = 'summary    6 attempts: 6 passed, 0 failed, 0 unsafe; pass rate 1.00';
+      expect(readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8')).toContain(`reads \`${summary}\``);
+      expect([guardedReport.code, guardedReport.out]).toEqual([0, expect.stringContaining(`\n${summary}\n`)]);
+      expect([gate.code, gate.err]).toEqual([0, expect.stringContaining('[5/5 runs done]')]);
+      expect(gate.out.trimEnd()).toMatch(documented(tour[5].text.trimEnd(), service.url));
     } finally {
-      agent?.kill('SIGTERM');
+      if (agent) await stopAgent(agent);
       await service?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
