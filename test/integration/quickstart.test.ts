@@ -78,7 +78,11 @@ async function stopAgent(agent: ChildProcess): Promise<void> {
 /** A documented `export A=x B=y` line as variables, its placeholders the running service's values. */
 function exported(line: string, baseUrl: string, dataDir: string): Record<string, string> {
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_id: string; api_key: string };
-  const values: Record<string, string> = { 'http://127.0.0.1:8787': baseUrl, '<project id>': credentials.project_id, '<API key>': credentials.api_key };
+  const values: Record<string, string> = {
+    'http://127.0.0.1:8787': baseUrl,
+    '<project id>': credentials.project_id,
+    '<API key>': credentials.api_key,
+  };
   expect(line).toMatch(/^export( [A-Z_]+=(<[a-zA-Z ]+>|\S+))+$/);
   return Object.fromEntries(
     [...line.matchAll(/([A-Z_]+)=(<[a-zA-Z ]+>|\S+)/g)].map(([, name, value]) => {
