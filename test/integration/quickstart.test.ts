@@ -1,57 +1,15 @@
 // The quick start of docs/getting-started.md (and the README's copy of it) run as written: the commands of its shell
-// block, in order, each as its own process (`npm start` is `rts serve`, on a fresh data folder), the demo agent, and
-// what `rts apply` and `rts runs create --wait` print compared line by line with the documented output. Two things
-// differ from a user's terminal: the ports are free ones (other suites and services share this machine), so the
-// service's credentials file carries its URL and RTS_DEMO_AGENT_URL (which samples/rts.yaml reads) points the campaign
-// at the agent's port.
+// blocks, in order, each as its own process (`npm start` is `rts serve`, on a fresh data folder), the demo agent, and
+// what `rts apply`, `rts runs create --wait` and `rts ci run` print compared line by line with the documented output.
+// Two things differ from a user's terminal: the ports are free ones (other suites and services share this machine), so
+// the service's credentials file carries its URL and RTS_DEMO_AGENT_URL (which samples/rts.yaml reads) points the
+// campaign at the agent's port; the gate's exported values are the service's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { blocksOf, commandsOf, documented, ROOT, runRts as run, userEnv, words } from '../helpers/doc-commands';
 import { freePort, startServeProcess, type ServedProcess } from '../helpers/serve-process';
-
-const ROOT = join(__dirname, '..', '..');
-
-/** The fenced blocks of a markdown section, in order. */
-function blocksOf(file: string, heading: string): { lang: string; text: string }[] {
-  const doc = readFileSync(join(ROOT, file), 'utf8');
-  const start = doc.indexOf(`\n${heading}\n`);
-  const end = doc.indexOf('\n## ', start + heading.length + 2);
-  const section = doc.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1], text: m[2] }));
-}
-
-/** A command line's words, as a POSIX shell splits them (double and single quotes, no expansions). */
-function words(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-}
-
-/** A documented output as a pattern: `<run id>`, `<campaign id>`, `<project id>` stand for ids. */
-function documented(text: string, baseUrl: string): RegExp {
-  const escaped = text
-    .replaceAll('http://127.0.0.1:8787', baseUrl)
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/<[a-z ]+ id>/g, '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}');
-  return new RegExp(`^${escaped}$`);
-}
-
-/** The environment of a user's terminal in the repository: no RTS_* settings of this test process. */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(RTS_|DYNAMODB_ENDPOINT$|TABLE_NAME$)/.test(k)));
-  return { ...env, POWERTOOLS_LOG_LEVEL: 'ERROR', ...extra };
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 async function startAgent(args: string[], port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), ...args, '--port', String(port)], { cwd: ROOT, env, stdio: 'ignore' });
@@ -110,7 +68,7 @@ describe('the quick start (docs/getting-started.md)', () => {
   it('runs as written: a fresh data folder, the demo agent, apply, a run that prints the documented report', async () => {
     // Prepare: the commands of the shell block.
     expect(tour.map((b) => b.lang)).toEqual(['sh', '', '', '', 'sh', '']);
-    const commands = tour[0].text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    const commands = commandsOf(tour[0]);
     expect(commands.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
       'npm start',
       'npx rts demo-agent',
@@ -118,7 +76,7 @@ describe('the quick start (docs/getting-started.md)', () => {
       'npx rts runs',
       'npx rts runs',
     ]);
-    const guarded = tour[4].text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    const guarded = commandsOf(tour[4]);
     expect(guarded.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
       'npx rts demo-agent',
       'npx rts runs',
