@@ -1,7 +1,7 @@
 // Running a page's documented shell commands as written: its fenced blocks, a command line's words, the `rts` CLI as
 // its own process in a user's environment (no RTS_* settings of the test process), and a documented output as a
 // pattern whose id placeholders match any id.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -64,4 +64,27 @@ export function runProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv):
 /** `npx rts <args>` as the package's bin runs it. */
 export function runRts(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
   return runProcess(process.execPath, [join(ROOT, 'bin', 'rts.js'), ...args], env);
+}
+
+/** `rts <args> --port <port>` (the demo agent), once it answers on that port. */
+export async function startAgent(args: string[], port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), ...args, '--port', String(port)], { cwd: ROOT, env, stdio: 'ignore' });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
+      return child;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the demo agent did not start (exit ${child.exitCode})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Stops the demo agent and waits until its port is free again. */
+export async function stopAgent(agent: ChildProcess): Promise<void> {
+  if (agent.exitCode !== null || agent.signalCode !== null) return;
+  const exited = new Promise((resolve) => agent.once('exit', resolve));
+  agent.kill('SIGTERM');
+  await exited;
 }

@@ -4,34 +4,12 @@
 // Two things differ from a user's terminal: the ports are free ones (other suites and services share this machine), so
 // the service's credentials file carries its URL and RTS_DEMO_AGENT_URL (which samples/rts.yaml reads) points the
 // campaign at the agent's port; the gate's exported values are the service's.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blocksOf, commandsOf, documented, ROOT, runRts as run, userEnv, words } from '../helpers/doc-commands';
+import { blocksOf, commandsOf, documented, ROOT, runRts as run, startAgent, stopAgent, userEnv, words } from '../helpers/doc-commands';
 import { freePort, startServeProcess, type ServedProcess } from '../helpers/serve-process';
-
-async function startAgent(args: string[], port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'rts.js'), ...args, '--port', String(port)], { cwd: ROOT, env, stdio: 'ignore' });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) });
-      return child;
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the demo agent did not start (exit ${child.exitCode})`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** Stops the demo agent and waits until its port is free again. */
-async function stopAgent(agent: ChildProcess): Promise<void> {
-  if (agent.exitCode !== null || agent.signalCode !== null) return;
-  const exited = new Promise((resolve) => agent.once('exit', resolve));
-  agent.kill('SIGTERM');
-  await exited;
-}
 
 /** A documented `export A=x B=y` line as variables, its placeholders the running service's values. */
 function exported(line: string, baseUrl: string, dataDir: string): Record<string, string> {
