@@ -30,7 +30,33 @@ export function shownExamples(markdown: string, file: string): Array<{ example: 
   return shown;
 }
 
+/** The blocks marked `<!-- example: name -->` in a page, by name. */
+export function namedExamples(markdown: string): Map<string, string> {
+  return new Map([...markdown.matchAll(/^<!-- example: ([\w-]+) -->\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]));
+}
+
 describe('code examples in the documentation', () => {
+  it.each(DOCS.map((f) => [relative(ROOT, f), f]))(
+    "%s: every block marked <!-- example: name --> is the SDK README's, which test/integration/sdk-package.test.ts runs",
+    (_name, file) => {
+      // Prepare
+      const sdk = namedExamples(readFileSync(join(ROOT, 'packages', 'sdk', 'README.md'), 'utf8'));
+      // Act
+      const shown = [...namedExamples(readFileSync(file, 'utf8'))];
+      // Assess
+      expect(shown.filter(([name, block]) => sdk.get(name) !== block).map(([name]) => name)).toEqual([]);
+    },
+  );
+
+  it('finds the marked blocks: the SDK README has its three, the webhooks page the two receivers', () => {
+    expect([...namedExamples(readFileSync(join(ROOT, 'packages', 'sdk', 'README.md'), 'utf8')).keys()]).toEqual([
+      'client',
+      'receiver-node',
+      'receiver-express',
+    ]);
+    expect([...namedExamples(readFileSync(join(ROOT, 'docs', 'webhooks.md'), 'utf8')).keys()]).toEqual(['receiver-node', 'receiver-express']);
+  });
+
   it.each(DOCS.map((f) => [relative(ROOT, f), f]))('%s: every block introduced by a link to examples/ is that file', (_name, file) => {
     // Prepare
     const shown = shownExamples(readFileSync(file, 'utf8'), file);
