@@ -48,12 +48,13 @@ describe('code examples in the documentation', () => {
     },
   );
 
-  it('finds the marked blocks: the SDK README has its three, the webhooks page the two receivers', () => {
+  it('finds the marked blocks: the SDK README has its three, the API page the client, the webhooks page the receivers', () => {
     expect([...namedExamples(readFileSync(join(ROOT, 'packages', 'sdk', 'README.md'), 'utf8')).keys()]).toEqual([
       'client',
       'receiver-node',
       'receiver-express',
     ]);
+    expect([...namedExamples(readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8')).keys()]).toEqual(['client']);
     expect([...namedExamples(readFileSync(join(ROOT, 'docs', 'webhooks.md'), 'utf8')).keys()]).toEqual(['receiver-node', 'receiver-express']);
   });
 
