@@ -22,6 +22,17 @@ export function commandsOf(block: { text: string }): string[] {
   return block.text.split('\n').filter((l) => l.trim() && !l.trimStart().startsWith('#'));
 }
 
+/** Each command line of a shell block by its first three words: what a test checks before running the block. */
+export function commandShapes(block: { text: string }): string[] {
+  return commandsOf(block).map((c) => words(c).slice(0, 3).join(' '));
+}
+
+/** The placeholders of a documented command (the tour's URL, `<project id>`, `<API key>`): a running service's values. */
+export function placeholderValues(baseUrl: string, dataDir: string): Record<string, string> {
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_id: string; api_key: string };
+  return { 'http://127.0.0.1:8787': baseUrl, '<project id>': credentials.project_id, '<API key>': credentials.api_key };
+}
+
 /** A command line's words, as a POSIX shell splits them (double and single quotes, no expansions). */
 export function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
@@ -48,10 +59,10 @@ export interface Ran {
   err: string;
 }
 
-/** Runs a process in the repository to its exit, its output kept. */
-export function runProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+/** Runs a process (in the repository unless `cwd` says otherwise) to its exit, its output kept. */
+export function runProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -6,10 +6,10 @@
 // the script waits for the run to finish before reading it, as a user reading its attempts would. The suite is skipped,
 // saying so, where bash, curl or jq is missing (.ci/run installs them).
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blocksOf, runProcess, runRts, startAgent, stopAgent, userEnv, words } from '../helpers/doc-commands';
+import { blocksOf, placeholderValues, runProcess, runRts, startAgent, stopAgent, userEnv } from '../helpers/doc-commands';
 import { freePort, startServeProcess, type ServedProcess } from '../helpers/serve-process';
 
 const DOC = 'docs/api.md';
@@ -39,10 +39,9 @@ const AWAIT_RUN = `for i in $(seq 600); do s=$(command curl -s "\${H[@]}" $RTS_A
     try {
       service = await startServeProcess(dataDir);
       agent = await startAgent(['demo-agent'], agentPort, env);
-      expect((await runRts(words('apply -f samples/rts.yaml'), env)).code).toBe(0);
-      const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { project_id: string; api_key: string };
+      expect((await runRts(['apply', '-f', 'samples/rts.yaml'], env)).code).toBe(0);
       const filled = (text: string) =>
-        Object.entries({ ...FILLED, 'http://127.0.0.1:8787': service!.url, '<project id>': credentials.project_id, '<API key>': credentials.api_key })
+        Object.entries({ ...FILLED, ...placeholderValues(service!.url, dataDir) })
           .reduce((t, [from, to]) => t.replaceAll(from, to), text)
           .replace(/^(RUN=\$\(.*)$/m, `$1\n${AWAIT_RUN}`);
       const script = filled(walk.text);

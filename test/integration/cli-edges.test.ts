@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { recordService, runningServices } from '../../functions/local/data-lock';
 import { checkBaseUrl, networkError } from '../../packages/sdk/src/errors';
 import { closedPort } from '../helpers/ci';
+import { runProcess } from '../helpers/doc-commands';
 
 const ROOT = join(__dirname, '..', '..');
 const RTS = join(ROOT, 'bin', 'rts.js');
@@ -38,16 +39,9 @@ interface Ran {
   stderr: string;
 }
 
-function rts(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RTS, ...args], { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function rts(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  const { code, out, err } = await runProcess(process.execPath, [RTS, ...args], cleanEnv(opts.env), opts.cwd ?? ROOT);
+  return { code, stdout: out, stderr: err };
 }
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blocksOf, commandsOf, runProcess, runRts, userEnv, words } from '../helpers/doc-commands';
+import { blocksOf, commandShapes, commandsOf, runProcess, runRts, userEnv, words } from '../helpers/doc-commands';
 import { startFrameworkEndpoint, type FrameworkEndpoint } from '../helpers/framework-endpoint';
 import { refundModel } from '../helpers/mcp-framework-suite';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model';
@@ -20,7 +20,7 @@ describe(`the example run of ${DOC}`, () => {
     const [block] = blocksOf(DOC, '## Run an example');
     expect(block.lang).toBe('sh');
     const commands = commandsOf(block);
-    expect(commands.map((c) => words(c).slice(0, 3).join(' '))).toEqual([
+    expect(commandShapes(block)).toEqual([
       'export INVOKE_SECRET=$(node -p',
       'OPENAI_API_KEY=sk-... npx tsx',
       "node -e const c=require('./samples/campaign.json'); c.name='my agent over MCP'; c.target={type:'mcp',url:'http://127.0.0.1:8789/invoke',headers:{Authorization:'Bearer \\${INVOKE_SECRET}'}}; console.log(JSON.stringify({version:1,campaigns:[c]}))",
