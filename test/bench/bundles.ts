@@ -9,6 +9,7 @@ import { KNOWN_ENTRIES, REPO_ROOT, buildBundles, entryFile, esbuildOptions, runE
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../helpers/node-binary';
 import { formatProfile, profileInit } from './init-profile';
 import { median } from './median';
+import { BASELINE_SOURCE, STACK_PARTS } from './stack-floors';
 
 /**
  * The Node every cold init is measured on: Lambda's major from the npm registry (cached, as the peer bench and the
@@ -58,6 +59,8 @@ export interface BenchOptions {
   runs?: number;
   /** Handler modules to bundle. @default KNOWN_ENTRIES: every route handler and worker handler */
   entries?: string[];
+  /** Measure the stack's parts alone (STACK_PARTS) after the baseline. @default true */
+  stackParts?: boolean;
   /** Print the table to stdout. @default true */
   print?: boolean;
   /**
@@ -66,14 +69,6 @@ export interface BenchOptions {
    */
   profile?: string[];
 }
-
-/** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
-const BASELINE_SOURCE = `
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
-`;
 
 /** What every measured process gets: module-scope configuration must not throw; nothing is invoked. */
 export const PROBE_ENV = {
@@ -221,12 +216,17 @@ export function formatTable(results: BundleResult[]): string {
 
 /** The baseline, bundled as the functions are (their plugins too: what they leave out of the SDK, it leaves out). */
 export function buildBaseline(outdir: string, overrides: BuildOptions = {}): string {
+  return buildReference(BASELINE_SOURCE, 'baseline.ts', outdir, overrides);
+}
+
+/** A bundle of `source` (a module at the repository's root), built as the functions are. */
+export function buildReference(source: string, sourcefile: string, outdir: string, overrides: BuildOptions = {}): string {
   const outfile = path.join(outdir, 'index.js');
   runEsbuild({
     ...esbuildOptions(),
     ...overrides,
     logLevel: 'silent',
-    stdin: { contents: BASELINE_SOURCE, resolveDir: REPO_ROOT, loader: 'ts', sourcefile: 'baseline.ts' },
+    stdin: { contents: source, resolveDir: REPO_ROOT, loader: 'ts', sourcefile },
     outfile,
   });
   return outfile;
@@ -258,6 +258,12 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
   try {
     const baselineFile = buildBaseline(path.join(dir, 'baseline'));
     const results: BundleResult[] = [measure('(baseline: DynamoDB document client)', baselineFile, baselineFile, runs)];
+    if (options.stackParts ?? true) {
+      STACK_PARTS.forEach((part, i) => {
+        const file = buildReference(part.source, `stack-part-${i}.ts`, path.join(dir, `stack-part-${i}`));
+        results.push(measure(part.name, file, baselineFile, runs));
+      });
+    }
 
     const entries = options.entries ?? [...KNOWN_ENTRIES];
     const present = entries.filter((e) => existsSync(entryFile(e)));
@@ -269,7 +275,10 @@ export async function benchBundles(options: BenchOptions = {}): Promise<BundleRe
       else results.push(measure(name, path.join(bundle, 'index.js'), baselineFile, runs));
     }
     if (options.print ?? true) console.log(`cold init on Node ${probeNode().version}\n${formatTable(results)}`);
-    const largest = results.slice(1).reduce((a, b) => ((b.bytes ?? 0) > (a.bytes ?? 0) ? b : a), results[0]);
+    const largest = results
+      .slice(1)
+      .filter((r) => !r.name.startsWith('('))
+      .reduce((a, b) => ((b.bytes ?? 0) > (a.bytes ?? 0) ? b : a), results[0]);
     const profiled = (options.profile ?? [largest.name]).filter((e) => bundles.has(e) && typeof bundles.get(e) === 'string');
     if (profiled.length && (options.print ?? true)) console.log(`\n${profileSummaries(profiled, path.join(dir, 'profile'), runs)}`);
     return results;

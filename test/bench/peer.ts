@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { median } from './median';
 import { CHECK, question, timed, type AgentWindow, type InFlight } from './peer-common';
 import { rtsRound, type ApiTimes, type RtsRound, type RtsSpan } from './peer-rts';
+import { benchStackWarmup, formatStackWarmup, type StackWarmup } from './stack-warmup';
 
 export const PROMPTFOO_VERSION = '0.123.1';
 const NODE22 = 'node@22';
@@ -58,6 +59,8 @@ export interface PeerTimes {
   node22: string;
   /** The Node version the floor and rts ran on (the same Node 22 as promptfoo unless PEER_NODE=current). */
   node: string;
+  /** The same first / warm for the stack alone, on the same Node (stack-warmup.ts); null with PEER_STACK=0. */
+  stack: StackWarmup | null;
 }
 
 /** The scratch folder with promptfoo and a Node 22 binary, installed from npm on first use. */
@@ -233,6 +236,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
     // rts: rounds of a fresh service, its first batch after the start, then the next.
     const rounds: RtsRound[] = [];
     for (let i = 0; i < RTS_ROUNDS; i++) rounds.push(await rtsRound(runtime, join(work, `rts-data-${i}`), agent, cases));
+    const stack = process.env.PEER_STACK === '0' ? null : await benchStackWarmup(runtime, cases);
     const warmMs = median(rounds.map((r) => r.warmMs));
     // The round whose warm batch is the median (the lower middle for an even count) gives the per-batch details.
     const typical = [...rounds].sort((a, b) => a.warmMs - b.warmMs)[Math.floor((rounds.length - 1) / 2)];
@@ -256,6 +260,7 @@ export async function benchPeer(cases = 1000): Promise<PeerTimes> {
       rtsSpans: typical.spans,
       node22,
       node,
+      stack,
     };
   } finally {
     await agent.close();
@@ -300,6 +305,7 @@ export function printPeer(r: PeerTimes): void {
     console.log(
       `  GET /v1/campaigns/{id} during it, every 100 ms: ${a.n} answers, p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms, max ${a.max.toFixed(1)} ms`,
     );
+  if (r.stack) console.log(formatStackWarmup(r.stack));
   const g = PEER_GOALS;
   console.log(
     `warm / floor  ${(r.rtsMs / r.floorMs).toFixed(2)} (goal <= ${g.rtsOverFloor})   warm / promptfoo best (${r.promptfooBest})  ${(r.rtsMs / r.promptfooBestMs).toFixed(2)} (goal <= ${g.rtsOverPromptfoo})   first / warm  ${r.rtsFirstOverWarm.toFixed(2)} (goal <= ${g.firstOverWarm})`,

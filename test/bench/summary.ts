@@ -2,6 +2,8 @@
 // the table of docs/benchmarks.md#the-summary-table is this output pasted as printed.
 import { cpus, loadavg } from 'node:os';
 import { initNodeVersion, type BundleResult } from './bundles';
+import { STACK_PARTS } from './stack-floors';
+import { CALLS_PER_CASE } from './stack-warmup';
 import { REPEATS_GOAL_PER_SEC, type CiBench } from './ci';
 import type { CiStatsBench } from './ci-stats';
 import type { CostBench } from './cost';
@@ -57,6 +59,11 @@ export class BenchSummary {
       `${r.rtsFirstOverWarm.toFixed(2)} (rounds: ${r.rtsRounds.map((x) => (x.firstMs / x.warmMs).toFixed(2)).join(' / ')})`,
       `<= ${g.firstOverWarm}`,
     );
+    if (r.stack)
+      this.add(
+        `the stack alone, first batch / warm (the SDK's document client and dynalite, no rts code: ${r.stack.cases} cases of ${CALLS_PER_CASE} store calls, ${r.stack.concurrency} at a time; Node ${r.node})`,
+        `${r.stack.firstOverWarm.toFixed(2)} (rounds: ${r.stack.rounds.map((b) => (b[0] / b[1]).toFixed(2)).join(' / ')})`,
+      );
   }
 
   api(r: FoundationBench): void {
@@ -141,6 +148,17 @@ export class BenchSummary {
         `${range(ratios, (x) => `${x.toFixed(2)}x`)}${base?.bytes ? ` (minimal: ${kb(base.bytes)}, ${base.initMs?.toFixed(0)} ms)` : ''}; ${ratios.filter((x) => x > 1.2).length} of ${ratios.length} over 1.2x`,
         '<= 1.2x',
       );
+    this.stackParts(results);
+  }
+
+  /** The reference bundles of the stack's parts (stack-floors.ts): the lowest ratio each kind of function can reach. */
+  private stackParts(results: BundleResult[]): void {
+    const parts = STACK_PARTS.map((p) => ({ part: p, r: results.find((b) => b.name === p.name) })).filter((x) => x.r?.initCpuVsBaseline != null);
+    if (!parts.length) return;
+    this.add(
+      `Lambda bundles: cold init (CPU, Node ${initNodeVersion()}) of the stack's parts alone, no rts code, vs. the minimal bundle`,
+      parts.map(({ part, r }) => `${part.name.slice(8, -1)} ${r!.initCpuVsBaseline!.toFixed(2)}x (${part.carriedBy})`).join('; '),
+    );
   }
 
   firstRequest(r: FirstRequestBench): void {

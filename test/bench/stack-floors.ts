@@ -1,0 +1,89 @@
+// What the stack the standards choose costs before any rts code runs: reference bundles of the parts every function
+// of a kind carries (Powertools' logger in a middy chain, a zod/mini schema, the second and third AWS client), built
+// and measured as the functions are, each against the minimal bundle. They bound from below what the functions' cold
+// init can reach (docs/benchmarks.md#lambda-bundles).
+
+/** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
+export const BASELINE_SOURCE = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+`;
+
+/** The baseline's client, kept at module scope as the baseline keeps it. */
+const DOC = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+const get = () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+`;
+
+/** The logger as every function constructs it (functions/wiring/logger.ts) and the middy chain that injects its context. */
+const LOGGER_CHAIN = `
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from './functions/wiring/logger';
+`;
+
+/** A query filter's size of zod/mini schema: the run listing's three optional fields, one an enum and one a pattern. */
+const FILTER_SCHEMA = `
+import * as z from 'zod/mini';
+const filter = z.object({
+  status: z.optional(z.enum(['queued', 'running', 'completed', 'failed', 'cancelled'])),
+  campaign_id: z.optional(z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/))),
+  limit: z.optional(z.string()),
+});
+`;
+
+/** The bus and queue clients, built on first use as functions/adapters/aws.ts builds them. */
+const EVENTBRIDGE = `
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+let bus: EventBridgeClient | undefined;
+const publish = () => (bus ??= new EventBridgeClient({})).send(new PutEventsCommand({ Entries: [] }));
+`;
+const SQS = `
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+let queue: SQSClient | undefined;
+const enqueue = () => (queue ??= new SQSClient({})).send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: 'm' }));
+`;
+
+export interface StackPart {
+  /** The row's name in the bundle table: in parentheses, as the baseline's, so no summary counts it as a function. */
+  name: string;
+  /** Which functions carry at least this. */
+  carriedBy: string;
+  source: string;
+}
+
+/**
+ * Each reference bundle: the baseline plus what a kind of function cannot do without. None holds a line of rts code
+ * but the logger's construction, which every function shares.
+ */
+export const STACK_PARTS: readonly StackPart[] = [
+  {
+    name: '(stack: + logger in a middy chain)',
+    carriedBy: 'every HTTP function',
+    source: `${DOC}${LOGGER_CHAIN}
+export const handler = middy(async () => get()).use(injectLambdaContext(logger));`,
+  },
+  {
+    name: '(stack: + logger, middy, a zod filter)',
+    carriedBy: 'every HTTP function that validates a body or query filters',
+    source: `${DOC}${LOGGER_CHAIN}${FILTER_SCHEMA}
+export const handler = middy(async (event: unknown) => { filter.parse(event); return get(); }).use(injectLambdaContext(logger));`,
+  },
+  {
+    name: '(stack: + logger, middy, a zod filter, EventBridge)',
+    carriedBy: 'the HTTP functions that validate and publish',
+    source: `${DOC}${LOGGER_CHAIN}${FILTER_SCHEMA}${EVENTBRIDGE}
+export const handler = middy(async (event: unknown) => { filter.parse(event); await publish(); return get(); }).use(injectLambdaContext(logger));`,
+  },
+  {
+    name: '(stack: + logger, SQS, EventBridge)',
+    carriedBy: 'the replay worker',
+    source: `${DOC}${SQS}${EVENTBRIDGE}
+import { addLambdaContext } from './functions/wiring/logger';
+export const handler = async (_event: unknown, context: never) => { addLambdaContext(context); await enqueue(); await publish(); return get(); };`,
+  },
+];
