@@ -2,7 +2,6 @@
 // context, path ids, body limits, JSON, depth, and the error mapper that turns everything into the one error body
 // (docs/api.md#errors). route.ts adds the store (deps, validation, idempotency); storelessRoute() serves the routes that
 // read nothing of the service's state (health, the OpenAPI document), whose bundles then carry no AWS client.
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -26,7 +25,7 @@ import { findJsonProblem } from '../core/json';
 import { DEFAULT_BODY_LIMIT, DEFAULT_MAX_DEPTH } from '../core/limits';
 import { isUuidParam, pathParams, takesIdempotencyKey, type HttpMethod, type RouteRow, type Wiring } from '../core/route-row';
 import { isThrottlingError, isTransientError } from '../adapters/errors';
-import { logger } from '../wiring/logger';
+import { lambdaContext, logger } from '../wiring/logger';
 
 export interface RouteResult {
   status: number;
@@ -193,7 +192,7 @@ export function chain(
   return (
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       // First, so every line logged below (the error mapper's included) carries the request id and cold start.
-      .use(injectLambdaContext(logger))
+      .use(lambdaContext())
       .use(httpHeaderNormalizer())
       .use({
         onError: async (request) => {

@@ -1,7 +1,9 @@
-// The structured logger (Powertools); level from POWERTOOLS_LOG_LEVEL / LOG_LEVEL, quiet by default locally and in tests.
+// The structured logger (Powertools, loaded at the first line written); level from POWERTOOLS_LOG_LEVEL / LOG_LEVEL,
+// quiet by default locally and in tests.
 import { Console } from 'node:console';
 import { isDevMode } from '@aws-lambda-powertools/commons/utils/env';
-import { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { optionalEnv } from '../adapters/env';
 
@@ -28,28 +30,107 @@ function standardStream(name: 'stdout' | 'stderr'): NodeJS.WritableStream {
 }
 
 /**
- * Powertools' Logger, whose Console reaches process.stdout and process.stderr at the first line written. Powertools
- * builds its Console on both streams when the logger is constructed, so every cold start created them (~1-2 ms of CPU on
- * Lambda's Node 22 with stdout a pipe), though an HTTP function's request writes no line unless something fails.
+ * Powertools' `setConsole` (private, called by the constructor): its code, with the streams of standardStream.
+ * Powertools builds its Console on both streams when the logger is constructed, so every cold start created them
+ * (~1-2 ms of CPU on Lambda's Node 22 with stdout a pipe), though an HTTP function's request writes no line unless
+ * something fails.
  */
-class LazyStreamsLogger extends Logger {}
+function setConsoleLazily(this: { console: Console }): void {
+  this.console = isDevMode() ? console : new Console({ stdout: standardStream('stdout'), stderr: standardStream('stderr') });
+  // As Powertools does: `trace` prints its message without a stack trace, aligned with Lambda's own console.
+  this.console.trace = (message?: unknown, ...params: unknown[]) => this.console.log(message, ...params);
+}
 
-// Powertools' `setConsole` (private, called by the constructor): its code, with the streams of standardStream.
-Object.defineProperty(LazyStreamsLogger.prototype, 'setConsole', {
-  value(this: { console: Console }): void {
-    this.console = isDevMode() ? console : new Console({ stdout: standardStream('stdout'), stderr: standardStream('stderr') });
-    // As Powertools does: `trace` prints its message without a stack trace, aligned with Lambda's own console.
-    this.console.trace = (message?: unknown, ...params: unknown[]) => this.console.log(message, ...params);
-  },
-});
+/**
+ * What the service logs with: the methods of Powertools' Logger that the handlers call. The Logger itself is loaded
+ * and built at the first of these calls (see powertoolsLogger), not with this module: an HTTP function's request
+ * writes no line unless something fails, and building the logger was ~0.1x of the minimal bundle's cold init.
+ */
+export type ServiceLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error' | 'critical' | 'appendKeys'>;
 
-export const logger: Logger = new LazyStreamsLogger({ serviceName: serviceName() });
+let built: Logger | undefined;
+/** The context of the latest invocation seen before the logger was built, and how many invocations had one. */
+let pendingContext: Context | undefined;
+let invocations = 0;
+
+/**
+ * The settings under which Powertools does work on every invocation, not only when a line is written: logging each
+ * event (POWERTOOLS_LOGGER_LOG_EVENT), sampling the DEBUG level (POWERTOOLS_LOGGER_SAMPLE_RATE), and invocation-scoped
+ * state when one environment serves invocations at once (AWS_LAMBDA_MAX_CONCURRENCY). Under any of them the logger is
+ * built with this module, as Powertools' own would be, and every invocation goes through it.
+ */
+const EAGER_ENV = ['POWERTOOLS_LOGGER_LOG_EVENT', 'POWERTOOLS_LOGGER_SAMPLE_RATE', 'AWS_LAMBDA_MAX_CONCURRENCY'];
+
+/**
+ * Powertools' Logger, built on first use. Built after some invocations, it is given the latest one's context, and its
+ * cold start is spent first when that invocation is not the environment's first: its lines say `cold_start` as the
+ * Logger built at init would have.
+ */
+export function powertoolsLogger(): Logger {
+  if (built) return built;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Logger: PowertoolsLogger } = require('@aws-lambda-powertools/logger') as typeof import('@aws-lambda-powertools/logger');
+  class LazyStreamsLogger extends PowertoolsLogger {
+    /** Flips the cold start as the context of an earlier invocation would have. */
+    spendColdStart(): void {
+      this.getColdStart();
+    }
+  }
+  Object.defineProperty(LazyStreamsLogger.prototype, 'setConsole', { value: setConsoleLazily });
+  const made = new LazyStreamsLogger({ serviceName: serviceName() });
+  built = made;
+  if (pendingContext) {
+    if (invocations > 1) made.spendColdStart();
+    made.addContext(pendingContext);
+    pendingContext = undefined;
+  }
+  return built;
+}
+
+export const logger: ServiceLogger = {
+  debug: (input, ...extra) => powertoolsLogger().debug(input, ...extra),
+  info: (input, ...extra) => powertoolsLogger().info(input, ...extra),
+  warn: (input, ...extra) => powertoolsLogger().warn(input, ...extra),
+  error: (input, ...extra) => powertoolsLogger().error(input, ...extra),
+  critical: (input, ...extra) => powertoolsLogger().critical(input, ...extra),
+  appendKeys: (attributes) => powertoolsLogger().appendKeys(attributes),
+};
+
+if (EAGER_ENV.some((name) => optionalEnv(name))) powertoolsLogger();
 
 /**
  * Puts the invocation's Lambda context (function_request_id, cold_start, function_name, ...) on every following log
- * line, for the handlers outside the HTTP chain (that chain uses Powertools' injectLambdaContext middleware).
- * Called without a context (local callers, tests that pass none), it changes nothing.
+ * line, for the handlers outside the HTTP chain (that chain uses lambdaContext, below). Called without a context
+ * (local callers, tests that pass none), it changes nothing.
  */
 export function addLambdaContext(context: Context | undefined): void {
-  if (context?.awsRequestId) logger.addContext(context);
+  if (!context?.awsRequestId) return;
+  invocations++;
+  if (built) built.addContext(context);
+  else pendingContext = context;
+}
+
+/**
+ * The HTTP chain's middleware that puts the invocation's Lambda context on its log lines: Powertools'
+ * `injectLambdaContext` once the logger is built (which also logs the event or samples the level when configured to);
+ * before that, the context is kept for the logger to take when a line is written.
+ */
+export function lambdaContext(): MiddlewareObj {
+  let powertools: MiddlewareObj | undefined;
+  const live = (): MiddlewareObj | undefined => {
+    if (powertools || !built) return powertools;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { injectLambdaContext } = require('@aws-lambda-powertools/logger/middleware') as typeof import('@aws-lambda-powertools/logger/middleware');
+    return (powertools = injectLambdaContext(built));
+  };
+  return {
+    before: async (request) => {
+      const middleware = live();
+      if (!middleware) return addLambdaContext(request.context as Context);
+      invocations++;
+      return middleware.before?.(request);
+    },
+    after: async (request) => live()?.after?.(request),
+    onError: async (request) => live()?.onError?.(request),
+  };
 }

@@ -182,7 +182,7 @@ const re2jsBeside = {
 };
 
 /** Built-in modules a bundle requires on first use of one of their exports instead of at init (see lazyBuiltins). */
-const LAZY_BUILTINS = ['node:stream/web', 'node:module', 'node:dgram'];
+const LAZY_BUILTINS = ['node:stream/web', 'node:module', 'node:dgram', 'node:console'];
 
 // Built-ins a bundle imports for work most containers never do, each loaded at every cold start when required at init:
 // - `node:stream/web`: middy's core imports it for streamed responses (`streamifyResponse`), which no function uses, and
@@ -192,7 +192,9 @@ const LAZY_BUILTINS = ['node:stream/web', 'node:module', 'node:dgram'];
 // - `node:module`: every bundle's stack-trace mapping (functions/adapters/lambda-stack-traces.ts) builds a `SourceMap`
 //   only when a trace is formatted; requiring the module loads the ESM loader's modules with it (~0.4 ms);
 // - `node:dgram`: the X-Ray subsegments (functions/adapters/xray/segments.ts) open their UDP socket at the first sampled
-//   invocation's first subsegment (~0.3 ms; the worker and webhook delivery).
+//   invocation's first subsegment (~0.3 ms; the worker and webhook delivery);
+// - `node:console`: the logger's `Console` (functions/wiring/logger.ts), built with Powertools' Logger at the first
+//   line written, which an HTTP function's request writes only when something fails.
 // Each LAZY_BUILTINS import resolves to `rts-lazy-builtin:<module>#<names>`, an object of getters, one per name, that
 // requires the module at the first read. The names are those the importer imports (`import { a, b as c } from`, types
 // left out), so a bundle carries a getter for each export it reads; an importer that takes the module otherwise (a
@@ -234,9 +236,30 @@ function namedImports(source, specifier) {
   return names.length > 0 && names.every((n) => /^[A-Za-z_$][\w$]*$/.test(n)) ? [...new Set(names)].sort() : null;
 }
 
+/**
+ * Packages the sources require on first use whose ES module build the bundles keep, as for a static import: their
+ * CommonJS build would bring a second copy of what they share with the modules that import them (Powertools' logger
+ * and its `commons`, which the metrics and batch utilities import), and esbuild cannot leave its unused exports out.
+ */
+const REQUIRED_AS_ESM = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware'];
+
+// A require() of a REQUIRED_AS_ESM package resolves as an import would; esbuild wraps the ES module so that it
+// evaluates at the first require(), not with the bundle.
+const requiredAsEsm = {
+  name: 'rts-required-as-esm',
+  setup(build) {
+    const names = new RegExp(`^(${REQUIRED_AS_ESM.map((n) => n.replace(/[/.-]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter: names }, async (args) => {
+      if (args.kind !== 'require-call' || args.pluginData?.asEsm) return undefined;
+      const { importer, resolveDir } = args;
+      return build.resolve(args.path, { importer, resolveDir, kind: 'import-statement', pluginData: { asEsm: true } });
+    });
+  },
+};
+
 /** The plugins every Lambda build uses (also for builds that want a metafile: test/unit/lib/bundling.test.ts). */
-const plugins = [wiredEntries, leftOut, re2jsBeside, lazyBuiltins];
-module.exports = { plugins, LEFT_OUT, LAZY_BUILTINS, RE2JS_FILE, namedImports };
+const plugins = [wiredEntries, leftOut, re2jsBeside, lazyBuiltins, requiredAsEsm];
+module.exports = { plugins, LEFT_OUT, LAZY_BUILTINS, RE2JS_FILE, REQUIRED_AS_ESM, namedImports };
 
 if (require.main === module) {
   const options = JSON.parse(process.argv[2]);

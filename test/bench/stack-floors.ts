@@ -1,5 +1,5 @@
 // What the stack the standards choose costs before any rts code runs: reference bundles of the parts every function
-// of a kind carries (Powertools' logger in a middy chain, a zod/mini schema, the second and third AWS client), built
+// of a kind carries (Powertools' logger and the middy chain that gives it its context, a zod/mini schema, the second and third AWS client), built
 // and measured as the functions are, each against the minimal bundle. They bound from below what the functions' cold
 // init can reach (docs/benchmarks.md#lambda-bundles).
 
@@ -19,11 +19,13 @@ const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 const get = () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
 
-/** The logger as every function constructs it (functions/wiring/logger.ts) and the middy chain that injects its context. */
+/**
+ * The logger as every function has it (functions/wiring/logger.ts: Powertools' Logger, built at the first line) and
+ * the middy chain that gives it each invocation's context.
+ */
 const LOGGER_CHAIN = `
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger } from './functions/wiring/logger';
+import { lambdaContext } from './functions/wiring/logger';
 `;
 
 /** A query filter's size of zod/mini schema: the run listing's three optional fields, one an enum and one a pattern. */
@@ -58,26 +60,26 @@ export interface StackPart {
 
 /**
  * Each reference bundle: the baseline plus what a kind of function cannot do without. None holds a line of rts code
- * but the logger's construction, which every function shares.
+ * but the logger's wiring (functions/wiring/logger.ts), which every function shares.
  */
 export const STACK_PARTS: readonly StackPart[] = [
   {
     name: '(stack: + logger in a middy chain)',
     carriedBy: 'every HTTP function',
     source: `${DOC}${LOGGER_CHAIN}
-export const handler = middy(async () => get()).use(injectLambdaContext(logger));`,
+export const handler = middy(async () => get()).use(lambdaContext());`,
   },
   {
     name: '(stack: + logger, middy, a zod filter)',
     carriedBy: 'every HTTP function that validates a body or query filters',
     source: `${DOC}${LOGGER_CHAIN}${FILTER_SCHEMA}
-export const handler = middy(async (event: unknown) => { filter.parse(event); return get(); }).use(injectLambdaContext(logger));`,
+export const handler = middy(async (event: unknown) => { filter.parse(event); return get(); }).use(lambdaContext());`,
   },
   {
     name: '(stack: + logger, middy, a zod filter, EventBridge)',
     carriedBy: 'the HTTP functions that validate and publish',
     source: `${DOC}${LOGGER_CHAIN}${FILTER_SCHEMA}${EVENTBRIDGE}
-export const handler = middy(async (event: unknown) => { filter.parse(event); await publish(); return get(); }).use(injectLambdaContext(logger));`,
+export const handler = middy(async (event: unknown) => { filter.parse(event); await publish(); return get(); }).use(lambdaContext());`,
   },
   {
     name: '(stack: + logger, SQS, EventBridge)',

@@ -11,6 +11,8 @@ import { useFixtureBundle } from '../../helpers/fixture-bundle';
 import { LAMBDA_NODE_MAJOR, nodeBinary } from '../../helpers/node-binary';
 
 const node = nodeBinary(LAMBDA_NODE_MAJOR);
+/** Node's `console` module, which the logger's Console needs (the global console is Node's own, loaded at start). */
+const CONSOLE = 'NativeModule console';
 if ('skip' in node) console.warn(`first-request test skipped: ${node.skip}`);
 const describeWithNode = 'skip' in node ? describe.skip : describe;
 
@@ -40,6 +42,17 @@ describeWithNode('the first request of a bundle (GET /v1/runs/{run_id})', () => 
 
     expect(webStreams(first.initLoaded)).toEqual([]);
     expect(webStreams(first.loaded)).not.toContain('NativeModule stream/web');
+  });
+
+  it("builds no logger at init nor for a request that writes no line (Powertools' Logger and its Console wait for one)", () => {
+    const first = firstRequest((node as { path: string }).path, built.bundle, LAMBDA_ENV);
+    // The probe sees it: logging every event builds the logger, and its Console, when the module loads.
+    const eager = firstRequest((node as { path: string }).path, built.bundle, { ...LAMBDA_ENV, POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
+
+    expect(first.status).toBe(404);
+    expect([...first.initLoaded, ...first.loaded]).not.toContain(CONSOLE);
+    expect(eager.status).toBe(404);
+    expect(eager.initLoaded).toContain(CONSOLE);
   });
 
   it('still loads undici when the bundle keeps the dynamic import (the probe sees what it is meant to)', () => {

@@ -9,10 +9,11 @@ import { REPO_NAMES } from '../../../functions/wiring/deps';
 import { routes } from '../../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { plugins, LEFT_OUT, LAZY_BUILTINS } = require('../../../lib/constructs/esbuild-run.js') as {
+const { plugins, LEFT_OUT, LAZY_BUILTINS, REQUIRED_AS_ESM } = require('../../../lib/constructs/esbuild-run.js') as {
   plugins: import('esbuild').Plugin[];
   LEFT_OUT: { name: string; file: RegExp }[];
   LAZY_BUILTINS: string[];
+  REQUIRED_AS_ESM: string[];
 };
 
 const FIXTURE = 'test/fixtures/bundling/reads-by-name';
@@ -243,6 +244,19 @@ describe('bundles', () => {
     }
     expect(requiredBy('node:module')).toEqual(['rts-lazy-builtin:node:module#SourceMap']);
     expect(requiredBy('node:dgram')).toEqual(['rts-lazy-builtin:node:dgram#createSocket']);
+  });
+
+  it("require Powertools' logger from functions/wiring/logger.ts alone, as the ES modules a static import would bring", () => {
+    const requires = Object.entries(metafile.inputs).flatMap(([file, input]) =>
+      input.imports.filter((i) => /@aws-lambda-powertools\/logger\//.test(i.path)).map((i) => [file, i.kind]),
+    );
+
+    expect(REQUIRED_AS_ESM).toEqual(['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware']);
+    expect(new Set(requires.map(([file]) => file)).has('functions/wiring/logger.ts')).toBe(true);
+    expect(requires.filter(([file]) => !file.includes('node_modules/')).every(([, kind]) => kind === 'require-call')).toBe(true);
+    // One copy of Powertools (its ES modules, shared with metrics and batch), none of its CommonJS build.
+    expect(Object.keys(metafile.inputs).filter((f) => /@aws-lambda-powertools\/[^/]+\/lib\/cjs\//.test(f))).toEqual([]);
+    expect(Object.keys(metafile.inputs).some((f) => f.endsWith('@aws-lambda-powertools/logger/lib/esm/Logger.js'))).toBe(true);
   });
 
   it('take re2js from functions/core/replay/pattern.ts alone (the use its trimmed build is proven for), in a file beside', () => {
