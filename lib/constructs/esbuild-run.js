@@ -1,8 +1,9 @@
 // Runs one esbuild build in a child process, because only the async API takes plugins and CDK bundling is synchronous.
 // The plugins: the entries bundling.ts generates, which wire the repositories a function reads and the adapters its route
 // row names before its handler module loads; the SDK modules no function runs, left out (LEFT_OUT), with the parts of
-// re2js it never reaches (trim-re2js.js), which goes into a file of its own beside the bundles that require it; and the
-// built-ins required on first use (LAZY_BUILTINS).
+// re2js it never reaches (trim-re2js.js), which goes into a file of its own beside the bundles that require it; the
+// built-ins required on first use (LAZY_BUILTINS); and the packages required on first use as their ES modules
+// (REQUIRED_AS_ESM).
 const { readFileSync } = require('node:fs');
 const { readFile, writeFile } = require('node:fs/promises');
 const path = require('node:path');
