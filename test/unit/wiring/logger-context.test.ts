@@ -1,5 +1,6 @@
 // The Lambda context on log lines: the HTTP chain (Powertools' middy middleware) and the handlers outside it.
-import type { APIGatewayProxyEvent, Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import { contextFor, logLinesOf } from '../../helpers/log-lines';
 import type { BusEvent } from '../../../functions/core/events';
 import type { WebhookRecord } from '../../../functions/core/webhooks/schema';
 
@@ -27,45 +28,6 @@ afterAll(() => {
     else process.env[k] = v;
   }
 });
-
-function contextFor(functionName: string, awsRequestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'stream',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-/** Runs `fn` and returns the JSON log lines it wrote to stdout and stderr. */
-async function logLinesOf(fn: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
-  try {
-    await fn();
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  return chunks
-    .join('')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 function lineWithMessage(lines: Record<string, unknown>[], message: string): Record<string, unknown> {
   const line = lines.find((l) => l.message === message);

@@ -3,6 +3,7 @@
 // would have written: the same Lambda context, the same cold start, the event logged when configured to.
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { contextFor, logLinesOf } from '../../helpers/log-lines';
 
 type LoggerModule = typeof import('../../../functions/wiring/logger');
 type PowertoolsModule = typeof import('@aws-lambda-powertools/logger');
@@ -27,46 +28,9 @@ afterEach(() => {
   saved.clear();
 });
 
-function contextFor(awsRequestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'rts-probe',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:rts-probe',
-    memoryLimitInMB: '256',
-    awsRequestId,
-    logGroupName: '/aws/lambda/rts-probe',
-    logStreamName: 'stream',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
-/** The JSON lines `fn` writes to stdout and stderr, without their timestamps. */
+/** The JSON lines `fn` writes, without their timestamps. */
 async function linesOf(fn: () => Promise<void>): Promise<Record<string, unknown>[]> {
-  const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
-  try {
-    await fn();
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  return chunks
-    .join('')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => {
-      const { timestamp: _t, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return rest;
-    });
+  return (await logLinesOf(fn)).map(({ timestamp: _t, ...rest }) => rest);
 }
 
 /** Fresh modules (the logger's state is per module), with Powertools' Logger constructions counted. */
@@ -104,7 +68,7 @@ async function chainLines(at: number, stock: boolean): Promise<{ lines: Record<s
   const built: number[] = [];
   const lines = await linesOf(async () => {
     for (let i = 1; i <= 3; i++) {
-      await handler({ n: i }, contextFor(`req-${i}`));
+      await handler({ n: i }, contextFor('rts-probe', `req-${i}`));
       built.push(m.built());
     }
   });
@@ -117,8 +81,8 @@ async function outsideLines(at: number, stock: boolean): Promise<Record<string, 
   const stockLogger = stock ? new m.powertools.Logger({ serviceName: 'rts-lazy' }) : undefined;
   return linesOf(async () => {
     for (let i = 1; i <= 3; i++) {
-      if (stockLogger) stockLogger.addContext(contextFor(`req-${i}`));
-      else m.ours.addLambdaContext(contextFor(`req-${i}`));
+      if (stockLogger) stockLogger.addContext(contextFor('rts-probe', `req-${i}`));
+      else m.ours.addLambdaContext(contextFor('rts-probe', `req-${i}`));
       if (i === at) (stockLogger ?? m.ours.logger).warn('the line', { at });
     }
   });
