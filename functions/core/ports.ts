@@ -175,6 +175,8 @@ export interface BatchesRepo {
    * `claimant`, or the previous claim's lease (until `now + leaseMs`) has run out.
    */
   claimDecision(projectId: string, batchId: string, claimant: string, nowMs: number, leaseMs: number): Promise<boolean>;
+  /** Gives up `claimant`'s claim on a decision not yet published (its publication failed); nothing when it holds none. */
+  releaseDecision(projectId: string, batchId: string, claimant: string): Promise<void>;
   markDecisionPublished(projectId: string, batchId: string): Promise<void>;
   /**
    * Stores the scenarios' comparisons of a done batch, in the given order (idempotent: the same input rewrites the

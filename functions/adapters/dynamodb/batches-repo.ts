@@ -191,6 +191,16 @@ export class DynamoBatchesRepo implements BatchesRepo {
     return claimed !== null;
   }
 
+  async releaseDecision(projectId: string, batchId: string, claimant: string): Promise<void> {
+    await updateIf({
+      Key: keys.batch(projectId, batchId),
+      UpdateExpression: 'REMOVE decision_claim, decision_claim_until',
+      ConditionExpression: 'decision_claim = :me AND decision_published = :false',
+      ExpressionAttributeValues: { ':me': claimant, ':false': false },
+      ReturnValues: 'NONE',
+    });
+  }
+
   async markDecisionPublished(projectId: string, batchId: string): Promise<void> {
     const updated = await updateExisting({
       Key: keys.batch(projectId, batchId),

@@ -184,19 +184,43 @@ function lastCompletion(markers: readonly BatchMarker[]): string {
 }
 
 /**
+ * A done batch's decision is claimed by another delivery and not out yet: this delivery fails, to be delivered again,
+ * until the decision is out or it can take the claim. The claimant may be a duplicate execution whose failure nobody
+ * redelivers (its message acked by the other execution), so the deliveries that wait are what keeps the decision from
+ * being left unpublished.
+ */
+export class DecisionPendingError extends Error {
+  constructor(batchId: string) {
+    super(`the decision of ci batch ${batchId} is being published by another delivery`);
+    this.name = 'DecisionPendingError';
+  }
+}
+
+/**
  * Publishes a done batch's decision unless already marked published. Only the holder of the publication claim
  * publishes, so deliveries of other runs that race the flip do not put copies on the bus; the claim is keyed by run
- * id, so the claimant's own redelivery (after a crash between claim and mark) takes it again at once, and it lapses
- * after a lease in case that run's message is lost for good.
+ * id, so the claimant's own redelivery (after a crash between claim and mark) takes it again at once. A claimant whose
+ * publication fails gives the claim up; a delivery that finds it held fails until the decision is out
+ * (DecisionPendingError), and the claim lapses after a lease in case its holder died with it.
  */
 async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch, claimant: string): Promise<void> {
   if (batch.status !== 'done' || batch.decision_published || !batch.result) return;
+  const { project_id: pid, ci_batch_id: batchId } = batch;
   const now = deps.clock.now().getTime();
   // The listing entry follows the flip (idempotent), before the decision goes out, so it is never left behind.
   await deps.batches.updateListing(batch);
-  if (!(await deps.batches.claimDecision(batch.project_id, batch.ci_batch_id, claimant, now, DECISION_CLAIM_LEASE_MS))) return;
-  await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
-  await deps.batches.markDecisionPublished(batch.project_id, batch.ci_batch_id);
+  if (!(await deps.batches.claimDecision(pid, batchId, claimant, now, DECISION_CLAIM_LEASE_MS))) {
+    if ((await deps.batches.get(pid, batchId))?.decision_published !== false) return;
+    throw new DecisionPendingError(batchId);
+  }
+  try {
+    await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
+    await deps.batches.markDecisionPublished(pid, batchId);
+  } catch (err) {
+    // Given up at once, so the deliveries waiting for it need not wait for the lease; if this fails too, the lease does.
+    await deps.batches.releaseDecision(pid, batchId, claimant).catch(() => undefined);
+    throw err;
+  }
 }
 
 function batchDecisionEvent(deps: CiHookDeps, batch: CiBatch, result: BatchAggregate): BusEvent {

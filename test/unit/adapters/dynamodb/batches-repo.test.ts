@@ -301,6 +301,31 @@ describe('DynamoBatchesRepo.claimDecision', () => {
     expect(answers.filter(Boolean)).toHaveLength(1);
   });
 
+  it("gives up a claim for its holder only: another claimant is granted at once after the holder's release", async () => {
+    // Prepare
+    const { repo, b } = await storedBatch({ done: true });
+    await repo.claimDecision(b.project_id, b.ci_batch_id, 'worker-a', NOW, LEASE_MS);
+    // Act
+    await repo.releaseDecision(b.project_id, b.ci_batch_id, 'worker-b');
+    const whileHeld = await repo.claimDecision(b.project_id, b.ci_batch_id, 'worker-b', NOW + 1, LEASE_MS);
+    await repo.releaseDecision(b.project_id, b.ci_batch_id, 'worker-a');
+    const afterRelease = await repo.claimDecision(b.project_id, b.ci_batch_id, 'worker-b', NOW + 2, LEASE_MS);
+    // Assess
+    expect([whileHeld, afterRelease]).toEqual([false, true]);
+  });
+
+  it('leaves a published decision as it is when its claimant releases', async () => {
+    // Prepare
+    const { repo, b } = await storedBatch({ done: true });
+    await repo.claimDecision(b.project_id, b.ci_batch_id, 'worker-a', NOW, LEASE_MS);
+    await repo.markDecisionPublished(b.project_id, b.ci_batch_id);
+    // Act
+    await repo.releaseDecision(b.project_id, b.ci_batch_id, 'worker-a');
+    // Assess
+    expect((await repo.get(b.project_id, b.ci_batch_id))?.decision_published).toBe(true);
+    expect(await repo.claimDecision(b.project_id, b.ci_batch_id, 'worker-b', NOW, LEASE_MS)).toBe(false);
+  });
+
   it('refuses every claim once the decision is published', async () => {
     // Prepare
     const { repo, b } = await storedBatch({ done: true });

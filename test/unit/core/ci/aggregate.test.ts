@@ -1,6 +1,6 @@
 // The onTerminal CI hook over in-memory fakes with the store's conditional semantics: concurrent completions in any
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
-import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
+import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, DecisionPendingError, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from '../../../../functions/core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
@@ -87,6 +87,13 @@ class FakeBatches implements BatchesRepo {
     b.decision_claim_until = now + lease;
     this.maybeCrash('claimDecision');
     return true;
+  }
+  async releaseDecision(_p: string, _b: string, claimant: string) {
+    await tick();
+    if (this.batch?.decision_claim === claimant && !this.batch.decision_published) {
+      delete this.batch.decision_claim;
+      delete this.batch.decision_claim_until;
+    }
   }
   async markDecisionPublished() {
     await tick();
@@ -317,17 +324,51 @@ describe('ciOnTerminal for batch runs', () => {
     expect(t.decisions()).toHaveLength(1);
   });
 
-  it('leaves publication to the claimant while its claim is live, and lets another run take over after the lease', async () => {
+  it('leaves publication to a claimant that died holding its claim, others failing until the lease lets one take over', async () => {
     const t = setup(2);
     await ciOnTerminal(t.deps, t.run(0));
-    t.failNextPublish();
-    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // flipped and claimed by run 1, not published
-    await ciOnTerminal(t.deps, t.run(0)); // a late redelivery of run 0: the claim is run 1's
+    t.batches.crashAfter.add('claimDecision');
+    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // flipped and claimed by run 1, which died
+    // A late redelivery of run 0 cannot publish, and fails so that it comes back: nothing else may come.
+    await expect(ciOnTerminal(t.deps, t.run(0))).rejects.toThrow(DecisionPendingError);
     expect(t.decisions()).toHaveLength(0);
     t.advance(DECISION_CLAIM_LEASE_MS + 1);
     await ciOnTerminal(t.deps, t.run(0)); // run 1's message never came back: run 0 takes over
     expect(t.decisions()).toHaveLength(1);
     await ciOnTerminal(t.deps, t.run(1));
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('has a claimant whose publication failed give its claim up, so another run publishes at once', async () => {
+    const t = setup(2);
+    await ciOnTerminal(t.deps, t.run(0));
+    t.failNextPublish();
+    await expect(ciOnTerminal(t.deps, t.run(1))).rejects.toThrow(Crash); // flipped and claimed by run 1, not published
+    // Run 1's failed execution may be a duplicate whose message another execution acked: run 0 must not depend on it.
+    await ciOnTerminal(t.deps, t.run(0));
+    expect(t.decisions()).toHaveLength(1);
+    await ciOnTerminal(t.deps, t.run(1));
+    expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('has a delivery that finds the claim held fail until the holder publishes, then finish without publishing', async () => {
+    const t = setup(2);
+    await ciOnTerminal(t.deps, t.run(0));
+    let publish!: () => void;
+    const held = new Promise<void>((resolve) => (publish = resolve));
+    const bus = t.deps.events.publish.bind(t.deps.events);
+    t.deps.events.publish = async (events) => {
+      await held;
+      return bus(events);
+    };
+    const holder = ciOnTerminal(t.deps, t.run(1)); // flips, claims, and is slow to publish
+    while (!t.batches.batch?.decision_claim) await tick();
+
+    await expect(ciOnTerminal(t.deps, t.run(0))).rejects.toThrow(DecisionPendingError);
+    publish();
+    await holder;
+    await ciOnTerminal(t.deps, t.run(0));
+
     expect(t.decisions()).toHaveLength(1);
   });
 
