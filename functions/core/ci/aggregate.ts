@@ -10,7 +10,7 @@ import { aggregateBatch, canonicalThresholds, decideRun, type RunVerdict } from 
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from './types';
 
 /** What the CI hook uses of the service's dependencies. */
-export type CiHookDeps = Pick<Deps, 'runs' | 'batches' | 'events' | 'clock' | 'dashboardBase'>;
+export type CiHookDeps = Pick<Deps, 'runs' | 'batches' | 'events' | 'clock' | 'dashboardBase' | 'sleep'>;
 
 /** `<dashboard base>/runs/<run_id>`. */
 export const runDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, runId: string) => `${deps.dashboardBase()}/runs/${runId}`;
@@ -19,6 +19,12 @@ export const batchDashboardUrl = (deps: Pick<Deps, 'dashboardBase'>, batchId: st
 
 /** How long a claim to publish a batch decision holds before another run's delivery may take it over. */
 export const DECISION_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * The pauses (ms, ~3 s in all) of a delivery that finds a batch decision claimed by another, between its checks that
+ * the decision is out or the claim free; past them it fails, to be delivered again (DecisionPendingError).
+ */
+export const DECISION_WAITS_MS = [50, 100, 200, 400, 800, 1450];
 
 /** Bus ids of decision events are fixed per run / batch, so a re-publish after a crash is deduplicated downstream. */
 export const decisionEventId = (id: string) => `ci.decision:${id}`;
@@ -200,17 +206,25 @@ export class DecisionPendingError extends Error {
  * Publishes a done batch's decision unless already marked published. Only the holder of the publication claim
  * publishes, so deliveries of other runs that race the flip do not put copies on the bus; the claim is keyed by run
  * id, so the claimant's own redelivery (after a crash between claim and mark) takes it again at once. A claimant whose
- * publication fails gives the claim up; a delivery that finds it held fails until the decision is out
- * (DecisionPendingError), and the claim lapses after a lease in case its holder died with it.
+ * publication fails gives the claim up; a delivery that finds it held waits a little for the decision to go out or
+ * the claim to be free, then fails until one of them happens (DecisionPendingError); the claim lapses after a lease in
+ * case its holder died with it.
  */
 async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch, claimant: string): Promise<void> {
   if (batch.status !== 'done' || batch.decision_published || !batch.result) return;
   const { project_id: pid, ci_batch_id: batchId } = batch;
-  const now = deps.clock.now().getTime();
   // The listing entry follows the flip (idempotent), before the decision goes out, so it is never left behind.
   await deps.batches.updateListing(batch);
-  if (!(await deps.batches.claimDecision(pid, batchId, claimant, now, DECISION_CLAIM_LEASE_MS))) {
-    if ((await deps.batches.get(pid, batchId))?.decision_published !== false) return;
+  const claim = () => deps.batches.claimDecision(pid, batchId, claimant, deps.clock.now().getTime(), DECISION_CLAIM_LEASE_MS);
+  const published = async () => (await deps.batches.get(pid, batchId))?.decision_published !== false;
+  let claimed = await claim();
+  for (const ms of DECISION_WAITS_MS) {
+    if (claimed || (await published())) break;
+    await deps.sleep(ms);
+    claimed = await claim();
+  }
+  if (!claimed) {
+    if (await published()) return;
     throw new DecisionPendingError(batchId);
   }
   try {

@@ -1,6 +1,12 @@
 // The onTerminal CI hook over in-memory fakes with the store's conditional semantics: concurrent completions in any
 // order, a crash at every step followed by redelivery, the publication claim, and single CI runs.
-import { ciOnTerminal, DECISION_CLAIM_LEASE_MS, DecisionPendingError, type CiHookDeps } from '../../../../functions/core/ci/aggregate';
+import {
+  ciOnTerminal,
+  DECISION_CLAIM_LEASE_MS,
+  DECISION_WAITS_MS,
+  DecisionPendingError,
+  type CiHookDeps,
+} from '../../../../functions/core/ci/aggregate';
 import type { BatchAggregate, BatchMarker, CiBatch, CiRunState } from '../../../../functions/core/ci/types';
 import type { ScenarioComparison, ScenarioComparisonEntry } from '../../../../functions/core/ci/compare';
 import type { BusEvent } from '../../../../functions/core/events';
@@ -132,6 +138,8 @@ function setup(runCount: number) {
   const runUpdates: Partial<Run>[] = [];
   let now = Date.parse('2026-11-21T23:59:01.123Z');
   let crashPublish = false;
+  const sleeps: number[] = [];
+  let onSleep: ((count: number) => Promise<void> | void) | undefined;
   const deps: CiHookDeps = {
     batches,
     runs: { update: async (_p: string, _r: string, patch: Partial<Run>) => void runUpdates.push(patch) } as unknown as CiHookDeps['runs'],
@@ -147,6 +155,12 @@ function setup(runCount: number) {
     },
     clock: { now: () => new Date(now) },
     dashboardBase: () => 'https://rts.example.com/dashboard',
+    // A pause yields once (the fakes' calls interleave), counted; onSleep lets a test act while a delivery waits.
+    async sleep(ms: number) {
+      sleeps.push(ms);
+      await onSleep?.(sleeps.length);
+      await tick();
+    },
   };
   const runIds = Array.from({ length: runCount }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
   batches.batch = {
@@ -202,6 +216,8 @@ function setup(runCount: number) {
     runIds,
     advance: (ms: number) => (now += ms),
     failNextPublish: () => (crashPublish = true),
+    sleeps,
+    whileSleeping: (fn: (count: number) => Promise<void> | void) => (onSleep = fn),
     decisions: () => published.filter((e) => e.id === `ci.decision:${BID}`),
   };
 }
@@ -351,25 +367,50 @@ describe('ciOnTerminal for batch runs', () => {
     expect(t.decisions()).toHaveLength(1);
   });
 
-  it('has a delivery that finds the claim held fail until the holder publishes, then finish without publishing', async () => {
-    const t = setup(2);
+  /** Run 1 flips the batch and claims its decision, then holds its publication until the returned `settle` says. */
+  async function heldByRun1(t: ReturnType<typeof setup>) {
     await ciOnTerminal(t.deps, t.run(0));
-    let publish!: () => void;
-    const held = new Promise<void>((resolve) => (publish = resolve));
+    let settle!: (outcome: 'publish' | 'fail') => void;
+    const outcome = new Promise<'publish' | 'fail'>((resolve) => (settle = resolve));
     const bus = t.deps.events.publish.bind(t.deps.events);
+    let first = true;
     t.deps.events.publish = async (events) => {
-      await held;
+      // The holder's publication waits for the outcome; any later one goes through.
+      if (first && !(first = false) && (await outcome) === 'fail') throw new Crash('publish');
       return bus(events);
     };
-    const holder = ciOnTerminal(t.deps, t.run(1)); // flips, claims, and is slow to publish
+    const holder = ciOnTerminal(t.deps, t.run(1));
     while (!t.batches.batch?.decision_claim) await tick();
+    return { holder, settle };
+  }
+
+  it('has a delivery that finds the claim held wait, then fail until the holder publishes, then finish without publishing', async () => {
+    const t = setup(2);
+    const { holder, settle } = await heldByRun1(t);
 
     await expect(ciOnTerminal(t.deps, t.run(0))).rejects.toThrow(DecisionPendingError);
-    publish();
+    expect(t.sleeps).toEqual(DECISION_WAITS_MS);
+    settle('publish');
     await holder;
     await ciOnTerminal(t.deps, t.run(0));
 
     expect(t.decisions()).toHaveLength(1);
+  });
+
+  it('has a delivery that finds the claim held publish while it waits, once the holder gives the claim up', async () => {
+    const t = setup(2);
+    const { holder, settle } = await heldByRun1(t);
+    t.whileSleeping((count) => {
+      if (count === 2) settle('fail');
+    });
+
+    const waiting = ciOnTerminal(t.deps, t.run(0));
+    await expect(holder).rejects.toThrow(Crash);
+    await waiting;
+
+    expect(t.decisions()).toHaveLength(1);
+    expect(t.decisions()[0].envelope.data).toMatchObject({ ci_batch_id: BID });
+    expect(t.batches.batch).toMatchObject({ decision_published: true, decision_claim: t.run(0).run_id });
   });
 
   it('does not publish again for redeliveries after the decision is published', async () => {
