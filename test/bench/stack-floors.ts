@@ -3,20 +3,19 @@
 // and measured as the functions are, each against the minimal bundle. They bound from below what the functions' cold
 // init can reach (docs/benchmarks.md#lambda-bundles).
 
-/** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
-export const BASELINE_SOURCE = `
+/** One DynamoDB document client at module scope. */
+const CLIENT = `
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
 
-/** The baseline's client, kept at module scope as the baseline keeps it. */
-const DOC = `
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-const get = () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+/** The minimal bundle everything is compared with: one DynamoDB document client, one GetItem. */
+export const BASELINE_SOURCE = `${CLIENT}export const handler = async () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
+`;
+
+/** The baseline's client and its GetItem, for the parts to call. */
+const DOC = `${CLIENT}const get = () => doc.send(new GetCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' } }));
 `;
 
 /**

@@ -217,15 +217,10 @@ async function publishBatchDecision(deps: CiHookDeps, batch: CiBatch, claimant: 
   await deps.batches.updateListing(batch);
   const claim = () => deps.batches.claimDecision(pid, batchId, claimant, deps.clock.now().getTime(), DECISION_CLAIM_LEASE_MS);
   const published = async () => (await deps.batches.get(pid, batchId))?.decision_published !== false;
-  let claimed = await claim();
-  for (const ms of DECISION_WAITS_MS) {
-    if (claimed || (await published())) break;
-    await deps.sleep(ms);
-    claimed = await claim();
-  }
-  if (!claimed) {
+  for (let waited = 0; !(await claim()); waited++) {
     if (await published()) return;
-    throw new DecisionPendingError(batchId);
+    if (waited === DECISION_WAITS_MS.length) throw new DecisionPendingError(batchId);
+    await deps.sleep(DECISION_WAITS_MS[waited]);
   }
   try {
     await deps.events.publish([batchDecisionEvent(deps, batch, batch.result)]);
